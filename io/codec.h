@@ -1,0 +1,21 @@
+/* codec.h: tree <-> struct through a schema, and tree -> text. */
+#ifndef NCF_CODEC_H
+#define NCF_CODEC_H
+#include "io/tree.h"
+#include "io/parse.h"
+#include "model/schema.h"
+#include "model/diag.h"
+
+/* Fill obj (already schema_init-ed) from node. Stops at the first problem, adds it to
+ * diag with its position, and returns false; obj may then hold part of the file, so the
+ * caller frees it and keeps what it had. */
+bool decode(const struct schema *s, void *obj, const struct tnode *node, struct ncf_diag *diag);
+/* A tree for obj: every field, except FF_OPTIONAL ones at their empty value. */
+struct tnode *encode(const struct schema *s, const void *obj);
+
+/* Text of a tree in YAML or JSON; the caller frees it. NULL on an emitter failure. */
+char *tree_to_yaml(const struct tnode *root);
+char *tree_to_json(const struct tnode *root);
+char *tree_to_text(const struct tnode *root, enum file_format fmt);
+
+#endif

@@ -1,0 +1,308 @@
+#define _XOPEN_SOURCE 700
+#include "io/design_io.h"
+#include "io/codec.h"
+#include "model/alloc.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern const char ncf_builtin_catalog[], ncf_builtin_default[];
+extern const size_t ncf_builtin_catalog_len, ncf_builtin_default_len;
+
+char *file_read(const char *path, size_t *len, char *err, size_t errsz)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	if (!f) {
+		snprintf(err, errsz, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+		if (n + 65536 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536 * 2;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (n > (size_t)NCF_MAX_FILE_BYTES) {
+			snprintf(err, errsz, "file larger than %ld MiB: not a design", NCF_MAX_FILE_BYTES / (1024 * 1024));
+			free(buf);
+			if (f != stdin)
+				fclose(f);
+			return NULL;
+		}
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errsz, "cannot read: %s", strerror(errno));
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Give check problems (which carry a path) the position the tree knows for that path. */
+static void locate(struct ncf_diag *diag, size_t from, const struct tnode *root)
+{
+	size_t i;
+	for (i = from; i < diag_count(diag); i++) {
+		struct ncf_problem *p = &VEC_AT(diag->items, struct ncf_problem, i);
+		if (!p->line && p->path[0])
+			tnode_locate(root, p->path, &p->line, &p->col);
+	}
+}
+
+bool design_load_text(const char *buf, size_t len, enum file_format fmt, const struct catalog *shipped,
+		      struct design *out, struct ncf_diag *diag)
+{
+	struct tnode *root = parse_text(buf, len, fmt, diag);
+	struct design d;
+	struct catalog cat;
+	size_t mark;
+	int errors;
+	if (!root)
+		return false;
+	design_init(&d);
+	if (!decode(&design_schema, &d, root, diag)) {
+		design_free(&d);
+		tnode_free(root);
+		return false;
+	}
+	design_assign_ids(&d);
+	mark = diag_count(diag);
+	design_catalog(&d, shipped, &cat);
+	errors = design_check(&d, &cat, diag);
+	catalog_free(&cat);
+	locate(diag, mark, root);
+	tnode_free(root);
+	if (errors) {
+		design_free(&d);
+		return false;
+	}
+	*out = d;
+	return true;
+}
+
+bool design_load_file(const char *path, const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
+{
+	char err[256];
+	size_t len;
+	char *buf = file_read(path, &len, err, sizeof err);
+	bool ok;
+	if (!buf) {
+		diag_add(diag, NCF_ERROR, "", "%s", err);
+		return false;
+	}
+	ok = design_load_text(buf, len, format_guess(path, buf, len), shipped, out, diag);
+	free(buf);
+	return ok;
+}
+
+bool design_load_default(const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
+{
+	return design_load_text(ncf_builtin_default, ncf_builtin_default_len, FMT_YAML, shipped, out, diag);
+}
+
+char *design_to_text(const struct design *d, enum file_format fmt)
+{
+	struct tnode *t = encode(&design_schema, d);
+	char *s = tree_to_text(t, fmt);
+	tnode_free(t);
+	return s;
+}
+
+bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz)
+{
+	char tmp[PATH_MAX], bak[PATH_MAX];
+	int fd;
+	size_t off = 0;
+	struct stat st;
+	mode_t mode = 0644;
+	if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp ||
+	    snprintf(bak, sizeof bak, "%s~", path) >= (int)sizeof bak) {
+		snprintf(err, errsz, "file name too long");
+		return false;
+	}
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errsz, "cannot create a file beside %s: %s", path, strerror(errno));
+		return false;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			return false;
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
+		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return false;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return false;
+	}
+	/* One generation of backup: the previous version as FILE~. */
+	if (access(path, F_OK) == 0) {
+		unlink(bak);
+		if (link(path, bak) != 0) {
+			/* Not fatal (e.g. a file system without hard links): keep going. */
+		}
+	}
+	if (rename(tmp, path) != 0) {
+		snprintf(err, errsz, "cannot replace %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+bool design_save(const struct design *d, const char *path, char *err, size_t errsz)
+{
+	char *text = design_to_text(d, format_guess(path, "", 0));
+	bool ok;
+	if (!text) {
+		snprintf(err, errsz, "cannot format the design");
+		return false;
+	}
+	ok = file_write_atomic(path, text, strlen(text), err, errsz);
+	free(text);
+	return ok;
+}
+
+static bool catalog_check(const struct catalog *c, const struct tnode *root, struct ncf_diag *diag)
+{
+	size_t i, j, k;
+	for (i = 0; i < catalog_schema.nfields; i++) {
+		const struct field *f = &catalog_schema.fields[i];
+		const struct vec *v = (const struct vec *)((const char *)c + f->off);
+		for (j = 0; j < v->n; j++)
+			for (k = 0; k < j; k++)
+				if (strcmp((const char *)v->v + j * f->sub->size, (const char *)v->v + k * f->sub->size) == 0) {
+					char path[96];
+					int line = 0, col = 0;
+					snprintf(path, sizeof path, "%s[%zu].name", f->key, j);
+					tnode_locate(root, path, &line, &col);
+					diag_add_at(diag, NCF_ERROR, line, col, "duplicate %s name '%s' in the catalog",
+						    f->sub->name, (const char *)v->v + j * f->sub->size);
+					return false;
+				}
+	}
+	return true;
+}
+
+bool catalog_load_text(const char *buf, size_t len, enum file_format fmt, struct catalog *out, struct ncf_diag *diag)
+{
+	struct tnode *root = parse_text(buf, len, fmt, diag);
+	struct catalog c;
+	bool ok;
+	if (!root)
+		return false;
+	schema_init(&catalog_schema, &c);
+	ok = decode(&catalog_schema, &c, root, diag) && catalog_check(&c, root, diag);
+	tnode_free(root);
+	if (!ok) {
+		catalog_free(&c);
+		return false;
+	}
+	*out = c;
+	return true;
+}
+
+bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *diag)
+{
+	char err[256];
+	size_t len;
+	char *buf = file_read(path, &len, err, sizeof err);
+	bool ok;
+	if (!buf) {
+		diag_add(diag, NCF_ERROR, "", "%s", err);
+		return false;
+	}
+	ok = catalog_load_text(buf, len, format_guess(path, buf, len), out, diag);
+	free(buf);
+	return ok;
+}
+
+bool catalog_load_builtin(struct catalog *out, struct ncf_diag *diag)
+{
+	return catalog_load_text(ncf_builtin_catalog, ncf_builtin_catalog_len, FMT_YAML, out, diag);
+}
+
+bool catalog_load_shipped(const char *argv0, struct catalog *out, char *source, size_t size, struct ncf_diag *diag)
+{
+	const char *env = getenv("NCFABRIC_CATALOG");
+	char exe[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t n;
+	(void)argv0;
+	if (env && env[0]) {
+		snprintf(source, size, "%s", env);
+		return catalog_load_file(env, out, diag);
+	}
+	/* Running from a source tree (build/ncfabric): use the tree's share/. */
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		char *slash;
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof path, "%s/../share/catalog.yaml", exe);
+			if (access(path, R_OK) == 0) {
+				char real[PATH_MAX];
+				if (realpath(path, real))
+					snprintf(path, sizeof path, "%s", real);
+				snprintf(source, size, "%s", path);
+				return catalog_load_file(path, out, diag);
+			}
+		}
+	}
+	snprintf(path, sizeof path, "%s/catalog.yaml", NCF_DATADIR);
+	if (access(path, R_OK) == 0) {
+		snprintf(source, size, "%s", path);
+		return catalog_load_file(path, out, diag);
+	}
+	snprintf(source, size, "built-in");
+	return catalog_load_builtin(out, diag);
+}
+
+void diag_print(FILE *f, const char *file, const struct ncf_diag *diag, bool warnings)
+{
+	size_t i;
+	for (i = 0; i < diag_count(diag); i++) {
+		const struct ncf_problem *p = diag_get(diag, i);
+		const char *sev = p->sev == NCF_WARNING ? "warning: " : "";
+		if (p->sev == NCF_WARNING && !warnings)
+			continue;
+		if (p->line)
+			fprintf(f, "ncfabric: %s:%d:%d: %s%s\n", file, p->line, p->col, sev, p->msg);
+		else if (p->path[0])
+			fprintf(f, "ncfabric: %s: %s: %s%s\n", file, p->path, sev, p->msg);
+		else
+			fprintf(f, "ncfabric: %s: %s%s\n", file, sev, p->msg);
+	}
+}

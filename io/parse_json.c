@@ -1,0 +1,178 @@
+/* parse_json.c: cJSON parses and checks the text; a scan of the same text then finds where
+ * each key and value stands, so that errors can name a line and column. */
+#include "io/parse.h"
+#include "model/alloc.h"
+#include <cJSON.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct cursor {
+	const char *buf, *p, *end;
+	int line, col;
+};
+
+static void adv(struct cursor *c)
+{
+	if (c->p >= c->end)
+		return;
+	if (*c->p == '\n') {
+		c->line++;
+		c->col = 1;
+	} else if (((unsigned char)*c->p & 0xC0) != 0x80) {
+		c->col++;
+	}
+	c->p++;
+}
+
+static void skip_ws(struct cursor *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+		adv(c);
+}
+
+static void skip_string(struct cursor *c)
+{
+	adv(c); /* opening quote */
+	while (c->p < c->end && *c->p != '"') {
+		if (*c->p == '\\')
+			adv(c);
+		adv(c);
+	}
+	adv(c);
+}
+
+static struct tnode *scan(struct cursor *c, const cJSON *item, int depth, struct ncf_diag *diag);
+
+static struct tnode *scan_children(struct cursor *c, const cJSON *item, int depth, struct ncf_diag *diag,
+				   struct tnode *n)
+{
+	const cJSON *kid;
+	bool is_map = n->kind == TN_MAP;
+	adv(c); /* { or [ */
+	for (kid = item->child; kid; kid = kid->next) {
+		struct tnode *v;
+		int kl = 0, kc = 0;
+		skip_ws(c);
+		if (is_map) {
+			size_t idx;
+			kl = c->line;
+			kc = c->col;
+			if (tnode_get(n, kid->string, &idx)) {
+				diag_add_at(diag, NCF_ERROR, kl, kc, "duplicate key '%s' (first at line %d)", kid->string,
+					    n->kline[idx]);
+				tnode_free(n);
+				return NULL;
+			}
+			skip_string(c);
+			skip_ws(c);
+			adv(c); /* : */
+			skip_ws(c);
+		}
+		if (n->n >= NCF_MAX_ITEMS) {
+			diag_add_at(diag, NCF_ERROR, c->line, c->col, "more than %d items in one list or object", NCF_MAX_ITEMS);
+			tnode_free(n);
+			return NULL;
+		}
+		v = scan(c, kid, depth + 1, diag);
+		if (!v) {
+			tnode_free(n);
+			return NULL;
+		}
+		tnode_add(n, is_map ? kid->string : NULL, kl, kc, v);
+		skip_ws(c);
+		if (c->p < c->end && *c->p == ',')
+			adv(c);
+	}
+	skip_ws(c);
+	adv(c); /* } or ] */
+	return n;
+}
+
+static struct tnode *scan(struct cursor *c, const cJSON *item, int depth, struct ncf_diag *diag)
+{
+	struct tnode *n;
+	const char *start;
+	skip_ws(c);
+	if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
+		if (depth >= NCF_MAX_DEPTH) {
+			diag_add_at(diag, NCF_ERROR, c->line, c->col, "nested deeper than %d levels", NCF_MAX_DEPTH);
+			return NULL;
+		}
+		n = tnode_new(cJSON_IsObject(item) ? TN_MAP : TN_SEQ, c->line, c->col);
+		return scan_children(c, item, depth, diag, n);
+	}
+	n = tnode_new(TN_SCALAR, c->line, c->col);
+	if (cJSON_IsString(item)) {
+		n->text = xstrdup(item->valuestring);
+		n->quoted = true;
+		skip_string(c);
+		return n;
+	}
+	/* Numbers keep their literal text (exact round trip); true, false and null too. */
+	start = c->p;
+	while (c->p < c->end && !strchr(",]} \t\r\n", *c->p))
+		adv(c);
+	n->text = xstrdup_len(start, (size_t)(c->p - start));
+	if (strcmp(n->text, "null") == 0) {
+		free(n->text);
+		n->text = xstrdup("");
+	}
+	return n;
+}
+
+struct tnode *parse_json(const char *buf, size_t len, struct ncf_diag *diag)
+{
+	const char *end = NULL;
+	cJSON *json;
+	struct cursor c;
+	struct tnode *root;
+	const char *z = memchr(buf, '\0', len);
+	if (z) {
+		int l, col;
+		text_position(buf, len, (size_t)(z - buf), &l, &col);
+		diag_add_at(diag, NCF_ERROR, l, col, "binary data: a NUL byte where text was expected");
+		return NULL;
+	}
+	json = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (json && end) {
+		/* Only white space may follow the value. */
+		const char *q = end;
+		while (q < buf + len && strchr(" \t\r\n", *q))
+			q++;
+		if (q < buf + len) {
+			int l, col;
+			text_position(buf, len, (size_t)(q - buf), &l, &col);
+			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON: text after the end of the document");
+			cJSON_Delete(json);
+			return NULL;
+		}
+	}
+	if (!json) {
+		int l, col;
+		size_t off = end && end >= buf ? (size_t)(end - buf) : 0;
+		bool blank = true;
+		size_t i;
+		for (i = 0; i < len; i++)
+			if (!strchr(" \t\r\n", buf[i]))
+				blank = false;
+		if (blank) {
+			diag_add_at(diag, NCF_ERROR, 1, 1, "empty file: expected an object starting with \"ncfabric\": 1");
+			return NULL;
+		}
+		text_position(buf, len, off, &l, &col);
+		if (off >= len)
+			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON: the text ends early (truncated file?)");
+		else
+			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON near '%.12s'", buf + off);
+		return NULL;
+	}
+	c.buf = buf;
+	c.p = buf;
+	c.end = buf + len;
+	c.line = c.col = 1;
+	/* A UTF-8 byte order mark is not JSON; cJSON would have refused it already. */
+	root = scan(&c, json, 0, diag);
+	cJSON_Delete(json);
+	return root;
+}

@@ -1,0 +1,23 @@
+/* report.h: `ncfabric report` in text and JSON, from the model's results.
+ *
+ * The JSON object's keys are documented in ncfabric(1) and stay stable; later additions
+ * only add keys. Nothing here computes: the numbers come from model/. */
+#ifndef NCF_REPORT_H
+#define NCF_REPORT_H
+#include <stdio.h>
+#include "model/inventory.h"
+
+struct report_in {
+	const struct design *design;
+	const struct catalog *catalog;
+	const char *catalog_source;
+	const char *file;               /* the design's file, or "(built-in default)" */
+	const struct inventory *inv;
+	const struct ncf_diag *problems; /* of design_check */
+};
+
+void report_text(FILE *out, const struct report_in *r);
+/* The JSON text (caller frees), NULL on failure. */
+char *report_json(const struct report_in *r);
+
+#endif

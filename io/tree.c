@@ -1,0 +1,119 @@
+#include "io/tree.h"
+#include "model/alloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct tnode *tnode_new(enum tkind kind, int line, int col)
+{
+	struct tnode *n = xcalloc(1, sizeof *n);
+	n->kind = kind;
+	n->line = line;
+	n->col = col;
+	return n;
+}
+
+struct tnode *tnode_scalar(const char *text, bool quoted)
+{
+	struct tnode *n = tnode_new(TN_SCALAR, 0, 0);
+	n->text = xstrdup(text);
+	n->quoted = quoted;
+	return n;
+}
+
+void tnode_add(struct tnode *p, const char *key, int kline, int kcol, struct tnode *child)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 4;
+		p->kids = xrealloc(p->kids, p->cap * sizeof *p->kids);
+		if (p->kind == TN_MAP) {
+			p->keys = xrealloc(p->keys, p->cap * sizeof *p->keys);
+			p->kline = xrealloc(p->kline, p->cap * sizeof *p->kline);
+			p->kcol = xrealloc(p->kcol, p->cap * sizeof *p->kcol);
+		}
+	}
+	if (p->kind == TN_MAP) {
+		p->keys[p->n] = xstrdup(key ? key : "");
+		p->kline[p->n] = kline;
+		p->kcol[p->n] = kcol;
+	}
+	p->kids[p->n++] = child;
+}
+
+struct tnode *tnode_get(const struct tnode *map, const char *key, size_t *idx)
+{
+	size_t i;
+	if (!map || map->kind != TN_MAP)
+		return NULL;
+	for (i = 0; i < map->n; i++)
+		if (strcmp(map->keys[i], key) == 0) {
+			if (idx)
+				*idx = i;
+			return map->kids[i];
+		}
+	return NULL;
+}
+
+void tnode_free(struct tnode *n)
+{
+	size_t i;
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++) {
+		tnode_free(n->kids[i]);
+		if (n->keys)
+			free(n->keys[i]);
+	}
+	free(n->kids);
+	free(n->keys);
+	free(n->kline);
+	free(n->kcol);
+	free(n->text);
+	free(n);
+}
+
+bool tnode_locate(const struct tnode *root, const char *path, int *line, int *col)
+{
+	const struct tnode *cur = root;
+	const char *p = path;
+	bool found = false;
+	if (root && root->line) {
+		*line = root->line;
+		*col = root->col;
+		found = true;
+	}
+	while (cur && *p) {
+		char key[64];
+		size_t n = strcspn(p, ".[");
+		if (n > 0 && n < sizeof key) {
+			size_t idx;
+			const struct tnode *next;
+			memcpy(key, p, n);
+			key[n] = '\0';
+			next = tnode_get(cur, key, &idx);
+			if (!next)
+				break;
+			/* A scalar value is found where it stands; a block where its key does. */
+			*line = next->kind == TN_SCALAR ? next->line : cur->kline[idx];
+			*col = next->kind == TN_SCALAR ? next->col : cur->kcol[idx];
+			found = *line > 0;
+			cur = next;
+			p += n;
+		}
+		if (*p == '[') {
+			char *end;
+			unsigned long i = strtoul(p + 1, &end, 10);
+			if (*end != ']' || cur->kind != TN_SEQ || i >= cur->n)
+				break;
+			cur = cur->kids[i];
+			*line = cur->line;
+			*col = cur->col;
+			found = *line > 0;
+			p = end + 1;
+		}
+		if (*p == '.')
+			p++;
+		else if (*p && *p != '[')
+			break;
+	}
+	return found;
+}

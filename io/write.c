@@ -1,0 +1,127 @@
+/* write.c: a tree printed as YAML (libyaml's emitter) or JSON (cJSON), deterministically. */
+#include "io/codec.h"
+#include "model/alloc.h"
+#include <yaml.h>
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+};
+
+static int sbuf_write(void *data, unsigned char *bytes, size_t size)
+{
+	struct sbuf *b = data;
+	if (b->n + size + 1 > b->cap) {
+		b->cap = (b->n + size + 1) * 2;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, bytes, size);
+	b->n += size;
+	b->p[b->n] = '\0';
+	return 1;
+}
+
+static int emit_node(yaml_emitter_t *e, const struct tnode *n)
+{
+	yaml_event_t ev;
+	size_t i;
+	if (n->kind == TN_SCALAR) {
+		/* A string that would read back as a number, boolean or null is quoted. */
+		int plain = !n->quoted || !scalar_is_special(n->text);
+		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)n->text, (int)strlen(n->text), plain,
+						  !plain || n->quoted, YAML_ANY_SCALAR_STYLE))
+			return 0;
+		return yaml_emitter_emit(e, &ev);
+	}
+	if (n->kind == TN_SEQ) {
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							  n->n ? YAML_BLOCK_SEQUENCE_STYLE : YAML_FLOW_SEQUENCE_STYLE) ||
+		    !yaml_emitter_emit(e, &ev))
+			return 0;
+		for (i = 0; i < n->n; i++)
+			if (!emit_node(e, n->kids[i]))
+				return 0;
+		return yaml_sequence_end_event_initialize(&ev) && yaml_emitter_emit(e, &ev);
+	}
+	if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+						 n->n ? YAML_BLOCK_MAPPING_STYLE : YAML_FLOW_MAPPING_STYLE) ||
+	    !yaml_emitter_emit(e, &ev))
+		return 0;
+	for (i = 0; i < n->n; i++) {
+		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)n->keys[i], (int)strlen(n->keys[i]), 1,
+						  0, YAML_PLAIN_SCALAR_STYLE) ||
+		    !yaml_emitter_emit(e, &ev) || !emit_node(e, n->kids[i]))
+			return 0;
+	}
+	return yaml_mapping_end_event_initialize(&ev) && yaml_emitter_emit(e, &ev);
+}
+
+char *tree_to_yaml(const struct tnode *root)
+{
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	struct sbuf b = { 0 };
+	int ok;
+	if (!yaml_emitter_initialize(&e))
+		return NULL;
+	yaml_emitter_set_output(&e, sbuf_write, &b);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);
+	yaml_emitter_set_indent(&e, 2);
+	yaml_emitter_set_break(&e, YAML_LN_BREAK);
+	/* After a failed emit the emitter is not touched again (libyaml #258). */
+	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && yaml_emitter_emit(&e, &ev) &&
+	     emit_node(&e, root) && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev) && yaml_emitter_flush(&e);
+	yaml_emitter_delete(&e);
+	if (!ok) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+static cJSON *to_json(const struct tnode *n)
+{
+	cJSON *j;
+	size_t i;
+	if (n->kind == TN_SCALAR) {
+		if (n->quoted)
+			return cJSON_CreateString(n->text);
+		if (strcmp(n->text, "true") == 0 || strcmp(n->text, "false") == 0)
+			return cJSON_CreateBool(n->text[0] == 't');
+		/* Numbers are inserted as written: cJSON 1.7.15 prints some doubles lossily. */
+		return cJSON_CreateRaw(n->text);
+	}
+	j = n->kind == TN_SEQ ? cJSON_CreateArray() : cJSON_CreateObject();
+	for (i = 0; i < n->n; i++) {
+		if (n->kind == TN_SEQ)
+			cJSON_AddItemToArray(j, to_json(n->kids[i]));
+		else
+			cJSON_AddItemToObject(j, n->keys[i], to_json(n->kids[i]));
+	}
+	return j;
+}
+
+char *tree_to_json(const struct tnode *root)
+{
+	cJSON *j = to_json(root);
+	char *s = cJSON_Print(j), *out;
+	cJSON_Delete(j);
+	if (!s)
+		return NULL;
+	out = xmalloc(strlen(s) + 2);
+	strcpy(out, s);
+	strcat(out, "\n");
+	cJSON_free(s);
+	return out;
+}
+
+char *tree_to_text(const struct tnode *root, enum file_format fmt)
+{
+	return fmt == FMT_JSON ? tree_to_json(root) : tree_to_yaml(root);
+}

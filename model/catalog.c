@@ -1,0 +1,199 @@
+#include "model/catalog.h"
+#include <stddef.h>
+#include <string.h>
+
+const char *const fabric_kind_names[] = { "none", "nvswitch", "nvlink-bridge", "nvlink-mesh",
+					   "pcie-switch", "nvswitch-tray", NULL };
+const char *const protocol_names[] = { "infiniband", "roce", "ethernet", "efa", NULL };
+const char *const media_names[] = { "auto", "dac", "acc", "aoc", "transceiver", NULL };
+const char *const cpu_vendor_names[] = { "intel", "amd", "arm", "grace", NULL };
+
+#define SRC_HELP "public source of the figures (datasheet, vendor page)"
+
+static const struct field gpu_fields[] = {
+	F_STR(struct cat_gpu, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_gpu, vendor, "vendor", FF_OPTIONAL, "manufacturer"),
+	F_STR(struct cat_gpu, part, "part", FF_OPTIONAL, "part number"),
+	F_INT(struct cat_gpu, sm, "sm", 0, 200, FF_REQUIRED, "compute capability x 10 (A100 = 80)"),
+	F_INT(struct cat_gpu, nvlink_gen, "nvlink_gen", 0, 9, 0, "NVLink generation, 0 for none"),
+	F_INT(struct cat_gpu, nvlink_links, "nvlink_links", 0, 64, 0, "NVLink links per GPU"),
+	F_NUM(struct cat_gpu, nvlink_link_GBps, "nvlink_link_GBps", 0, 1000, 0,
+	      "NVLink line rate per link and direction, GB/s"),
+	F_INT(struct cat_gpu, pcie_gen, "pcie_gen", 1, 7, FF_REQUIRED, "PCIe generation of the host link"),
+	F_INT(struct cat_gpu, pcie_lanes, "pcie_lanes", 1, 32, FF_REQUIRED, "PCIe lanes of the host link"),
+	F_NUM(struct cat_gpu, bf16_tflops, "bf16_tflops", 0, 100000, 0, "dense BF16 tensor TFLOPS"),
+	F_NUM(struct cat_gpu, memory_GB, "memory_GB", 0, 100000, 0, "memory, GB"),
+	F_NUM(struct cat_gpu, power_W, "power_W", 0, 100000, 0, "maximum power, W"),
+	F_STR(struct cat_gpu, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
+static const struct field fabric_fields[] = {
+	F_STR(struct cat_fabric, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_fabric, vendor, "vendor", FF_OPTIONAL, "manufacturer"),
+	F_STR(struct cat_fabric, part, "part", FF_OPTIONAL, "part number"),
+	F_ENUM(struct cat_fabric, kind, "kind", fabric_kind_names, FF_REQUIRED, "kind of scale-up fabric"),
+	F_INT(struct cat_fabric, generation, "generation", 0, 9, 0, "NVSwitch or NVLink generation"),
+	F_BOOL(struct cat_fabric, nvls, "nvls", 0, "in-switch reduction (NVLink SHARP)"),
+	F_INT(struct cat_fabric, chips, "chips", 0, 1024, 0, "switch chips per server or tray"),
+	F_INT(struct cat_fabric, max_gpus, "max_gpus", 0, 1000000, 0, "GPUs one instance can join"),
+	F_INT(struct cat_fabric, pcie_gen, "pcie_gen", 0, 7, 0, "PCIe switch: uplink generation"),
+	F_INT(struct cat_fabric, pcie_lanes, "pcie_lanes", 0, 128, 0, "PCIe switch: uplink lanes"),
+	F_NUM(struct cat_fabric, power_W, "power_W", 0, 1e6, 0, "power, W"),
+	F_NUM(struct cat_fabric, rack_units, "rack_units", 0, 100, 0, "rack units (trays)"),
+	F_STR(struct cat_fabric, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
+static const struct field nic_fields[] = {
+	F_STR(struct cat_nic, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_nic, vendor, "vendor", FF_OPTIONAL, "manufacturer"),
+	F_STR(struct cat_nic, part, "part", FF_OPTIONAL, "part number (OPN)"),
+	F_INT(struct cat_nic, speed_gbps, "speed_gbps", 1, 100000, FF_REQUIRED, "port speed, Gb/s"),
+	F_INT(struct cat_nic, ports, "ports", 1, 16, FF_REQUIRED, "network ports"),
+	F_ENUM(struct cat_nic, protocol, "protocol", protocol_names, FF_REQUIRED, "link protocol"),
+	F_INT(struct cat_nic, pcie_gen, "pcie_gen", 1, 7, FF_REQUIRED, "PCIe generation"),
+	F_INT(struct cat_nic, pcie_lanes, "pcie_lanes", 1, 64, FF_REQUIRED, "PCIe lanes"),
+	F_BOOL(struct cat_nic, sharp, "sharp", 0, "takes part in in-network reduction (SHARP)"),
+	F_NUM(struct cat_nic, power_W, "power_W", 0, 10000, 0, "typical power, W (0: not published)"),
+	F_STR(struct cat_nic, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
+static const struct field switch_fields[] = {
+	F_STR(struct cat_switch, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_switch, vendor, "vendor", FF_OPTIONAL, "manufacturer"),
+	F_STR(struct cat_switch, part, "part", FF_OPTIONAL, "part number"),
+	F_STR(struct cat_switch, asic, "asic", FF_OPTIONAL, "switch ASIC"),
+	F_ENUM(struct cat_switch, protocol, "protocol", protocol_names, FF_REQUIRED, "link protocol"),
+	F_INT(struct cat_switch, ports, "ports", 1, 4096, FF_REQUIRED, "logical ports at port_speed_gbps"),
+	F_INT(struct cat_switch, port_speed_gbps, "port_speed_gbps", 1, 100000, FF_REQUIRED, "port speed, Gb/s"),
+	F_INT(struct cat_switch, cages, "cages", 0, 4096, 0, "physical cages"),
+	F_INT(struct cat_switch, max_breakout, "max_breakout", 1, 8, 0, "slower ports one port may split into"),
+	F_BOOL(struct cat_switch, sharp, "sharp", 0, "in-network reduction (SHARP)"),
+	F_NUM(struct cat_switch, power_W, "power_W", 0, 1e6, 0, "power, W (0: not published)"),
+	F_NUM(struct cat_switch, rack_units, "rack_units", 0, 100, 0, "rack units"),
+	F_STR(struct cat_switch, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
+static const struct field cable_fields[] = {
+	F_STR(struct cat_cable, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_cable, part, "part", FF_OPTIONAL, "part number"),
+	F_STR(struct cat_cable, form_factor, "form_factor", FF_OPTIONAL, "connector (OSFP, QSFP56, ...)"),
+	F_ENUM(struct cat_cable, media, "media", media_names, FF_REQUIRED, "dac, acc, aoc or transceiver"),
+	F_INT(struct cat_cable, speed_gbps, "speed_gbps", 1, 100000, FF_REQUIRED, "link speed, Gb/s"),
+	F_NUM(struct cat_cable, reach_m, "reach_m", 0, 100000, 0, "maximum reach, m"),
+	F_NUM(struct cat_cable, power_W, "power_W", 0, 1000, 0, "power per end, W"),
+	F_STR(struct cat_cable, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
+static const struct field server_fields[] = {
+	F_STR(struct cat_server, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_server, vendor, "vendor", FF_OPTIONAL, "manufacturer"),
+	F_STR(struct cat_server, part, "part", FF_OPTIONAL, "part number"),
+	F_STR(struct cat_server, gpu, "gpu", FF_REQUIRED, "GPU (catalog name)"),
+	F_INT(struct cat_server, gpus, "gpus", 0, 1024, FF_REQUIRED, "GPUs per server"),
+	F_STR(struct cat_server, scaleup, "scaleup", FF_REQUIRED, "scale-up fabric (catalog name)"),
+	F_STR(struct cat_server, nic, "nic", FF_OPTIONAL, "compute-fabric NIC (catalog name)"),
+	F_INT(struct cat_server, compute_nics, "compute_nics", 0, 64, 0, "compute-fabric NICs"),
+	F_ENUM(struct cat_server, cpu, "cpu", cpu_vendor_names, 0, "CPU vendor"),
+	F_NUM(struct cat_server, power_W, "power_W", 0, 1e6, 0, "maximum power, W"),
+	F_NUM(struct cat_server, rack_units, "rack_units", 0, 100, 0, "rack units"),
+	F_STR(struct cat_server, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
+const struct schema cat_gpu_schema = SCHEMA("GPU", struct cat_gpu, gpu_fields, NULL);
+const struct schema cat_fabric_schema = SCHEMA("scale-up fabric", struct cat_fabric, fabric_fields, NULL);
+const struct schema cat_nic_schema = SCHEMA("NIC", struct cat_nic, nic_fields, NULL);
+const struct schema cat_switch_schema = SCHEMA("switch", struct cat_switch, switch_fields, NULL);
+const struct schema cat_cable_schema = SCHEMA("cable", struct cat_cable, cable_fields, NULL);
+const struct schema cat_server_schema = SCHEMA("server", struct cat_server, server_fields, NULL);
+
+static const struct field catalog_fields[] = {
+	F_LIST(struct catalog, gpus, "gpus", &cat_gpu_schema, FF_OPTIONAL, "GPUs"),
+	F_LIST(struct catalog, fabrics, "fabrics", &cat_fabric_schema, FF_OPTIONAL, "scale-up fabrics"),
+	F_LIST(struct catalog, nics, "nics", &cat_nic_schema, FF_OPTIONAL, "NICs and DPUs"),
+	F_LIST(struct catalog, switches, "switches", &cat_switch_schema, FF_OPTIONAL, "switches"),
+	F_LIST(struct catalog, cables, "cables", &cat_cable_schema, FF_OPTIONAL, "cables and optics"),
+	F_LIST(struct catalog, servers, "servers", &cat_server_schema, FF_OPTIONAL, "servers"),
+};
+
+const struct schema catalog_schema = SCHEMA("catalog", struct catalog, catalog_fields, NULL);
+
+/* Every catalog struct starts with its name. */
+static const void *find(const struct vec *v, size_t size, const char *name)
+{
+	size_t i;
+	if (!name)
+		return NULL;
+	for (i = 0; i < v->n; i++) {
+		const char *el = (const char *)v->v + i * size;
+		if (strcmp(el, name) == 0)
+			return el;
+	}
+	return NULL;
+}
+
+const struct cat_gpu *catalog_gpu(const struct catalog *c, const char *name)
+{
+	return find(&c->gpus, sizeof(struct cat_gpu), name);
+}
+const struct cat_fabric *catalog_fabric(const struct catalog *c, const char *name)
+{
+	return find(&c->fabrics, sizeof(struct cat_fabric), name);
+}
+const struct cat_nic *catalog_nic(const struct catalog *c, const char *name)
+{
+	return find(&c->nics, sizeof(struct cat_nic), name);
+}
+const struct cat_switch *catalog_switch(const struct catalog *c, const char *name)
+{
+	return find(&c->switches, sizeof(struct cat_switch), name);
+}
+const struct cat_cable *catalog_cable(const struct catalog *c, const char *name)
+{
+	return find(&c->cables, sizeof(struct cat_cable), name);
+}
+const struct cat_server *catalog_server(const struct catalog *c, const char *name)
+{
+	return find(&c->servers, sizeof(struct cat_server), name);
+}
+
+void catalog_merge(struct catalog *dst, const struct catalog *base, const struct catalog *over)
+{
+	size_t i, j;
+	schema_copy(&catalog_schema, dst, base);
+	for (i = 0; i < catalog_schema.nfields; i++) {
+		const struct field *f = &catalog_schema.fields[i];
+		struct vec *dv = field_list(f, dst);
+		const struct vec *ov = (const struct vec *)((const char *)over + f->off);
+		size_t size = f->sub->size;
+		for (j = 0; j < ov->n; j++) {
+			const char *el = (const char *)ov->v + j * size;
+			char *hit = NULL;
+			size_t k;
+			for (k = 0; k < dv->n && !hit; k++)
+				if (strcmp((char *)dv->v + k * size, el) == 0)
+					hit = (char *)dv->v + k * size;
+			if (hit) {
+				schema_free(f->sub, hit);
+				schema_copy(f->sub, hit, el);
+			} else {
+				schema_copy(f->sub, vec_push(dv, size), el);
+			}
+		}
+	}
+}
+
+void catalog_free(struct catalog *c)
+{
+	schema_free(&catalog_schema, c);
+}
+
+const struct cat_cable *catalog_cable_for(const struct catalog *c, int speed_gbps, int media)
+{
+	size_t i;
+	for (i = 0; i < c->cables.n; i++) {
+		const struct cat_cable *k = &VEC_AT(c->cables, struct cat_cable, i);
+		if (k->speed_gbps == speed_gbps && k->media == media)
+			return k;
+	}
+	return NULL;
+}

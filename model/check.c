@@ -1,0 +1,364 @@
+/* check.c: what is wrong with a design, as errors and warnings with paths. */
+#include "model/design.h"
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+#include <stddef.h>
+
+int nic_speed_gbps(const struct nic_spec *n, const struct cat_nic *c)
+{
+	return n->speed_gbps ? n->speed_gbps : (c ? c->speed_gbps : 0);
+}
+
+double nic_slot_GBps(const struct nic_spec *n, const struct cat_nic *c)
+{
+	int gen = n->pcie_gen ? n->pcie_gen : (c ? c->pcie_gen : 0);
+	int lanes = n->pcie_lanes ? n->pcie_lanes : (c ? c->pcie_lanes : 0);
+	return pcie_GBps(gen, lanes);
+}
+
+int server_compute_ports(const struct server_group *g, const struct catalog *cat)
+{
+	size_t i;
+	int ports = 0;
+	for (i = 0; i < g->nics.n; i++) {
+		const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, i);
+		const struct cat_nic *c = catalog_nic(cat, n->model);
+		if (n->use == NIC_COMPUTE && c)
+			ports += n->count * c->ports;
+	}
+	return ports;
+}
+
+int switch_port_gbps(const struct switch_group *sw, const struct cat_switch *c)
+{
+	if (!c)
+		return 0;
+	return c->port_speed_gbps / (sw->breakout > 0 ? sw->breakout : 1);
+}
+
+/* Speed of one end of a bundle: the slowest compute NIC of a server group, a switch port. */
+static int end_speed(const struct design *d, const struct catalog *cat, const char *name)
+{
+	size_t i, k;
+	int best = 0;
+	switch (design_find(d, name, &i)) {
+	case GK_SERVER: {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		for (k = 0; k < g->nics.n; k++) {
+			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
+			int s = nic_speed_gbps(n, catalog_nic(cat, n->model));
+			if (n->use == NIC_COMPUTE && s > 0 && (best == 0 || s < best))
+				best = s;
+		}
+		return best;
+	}
+	case GK_SWITCH: {
+		const struct switch_group *sw = DESIGN_SWITCH(d, i);
+		return switch_port_gbps(sw, catalog_switch(cat, sw->model));
+	}
+	default:
+		return 0;
+	}
+}
+
+int bundle_speed_gbps(const struct design *d, const struct catalog *cat, const struct bundle *b)
+{
+	int a, z;
+	if (b->speed_gbps)
+		return b->speed_gbps;
+	a = end_speed(d, cat, b->from);
+	z = end_speed(d, cat, b->to);
+	if (a && z)
+		return a < z ? a : z;
+	return a ? a : z;
+}
+
+void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up)
+{
+	size_t i;
+	*down = *up = 0;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		if (strcmp(b->from, sw->name) == 0) {
+			*up += b->links_each;
+		} else if (strcmp(b->to, sw->name) == 0 && sw->count > 0) {
+			long total = design_group_count(d, b->from) * (long)b->links_each;
+			*down += (total + sw->count - 1) / sw->count;
+		}
+	}
+}
+
+/* The catalog name nearest to name, for "did you mean". */
+static const char *nearest(const struct vec *v, size_t size, const char *name)
+{
+	size_t i, best = SIZE_MAX, nl = strlen(name);
+	const char *hit = NULL;
+	for (i = 0; i < v->n; i++) {
+		const char *cand = (const char *)v->v + i * size;
+		size_t cl = strlen(cand), j, common = 0, d;
+		/* Score: edit-like distance from common prefix plus length difference. */
+		for (j = 0; j < nl && j < cl && cand[j] == name[j]; j++)
+			common++;
+		d = (nl > common ? nl - common : 0) + (cl > common ? cl - common : 0);
+		if (strstr(cand, name) || strstr(name, cand))
+			d = cl > nl ? cl - nl : nl - cl;
+		if (d < best) {
+			best = d;
+			hit = cand;
+		}
+	}
+	return best <= (nl > 4 ? nl / 2 + 2 : 3) ? hit : NULL;
+}
+
+static void unknown_part(struct ncf_diag *diag, const char *path, const char *what, const char *name,
+			 const struct vec *v, size_t size)
+{
+	const char *s = nearest(v, size, name);
+	if (s)
+		diag_add(diag, NCF_ERROR, path, "unknown %s '%s' (did you mean '%s'?)", what, name, s);
+	else
+		diag_add(diag, NCF_ERROR, path, "unknown %s '%s': not in the catalog", what, name);
+}
+
+static void check_names(const struct design *d, struct ncf_diag *diag)
+{
+	/* Group names are unique across servers, domains and switches: bundles refer to them. */
+	const char *names[3] = { "servers", "domains", "switches" };
+	const struct vec *vs[3] = { &d->servers, &d->domains, &d->switches };
+	size_t sizes[3] = { sizeof(struct server_group), sizeof(struct domain_group), sizeof(struct switch_group) };
+	size_t offs[3] = { offsetof(struct server_group, name), offsetof(struct domain_group, name),
+			   offsetof(struct switch_group, name) };
+	size_t a, i, b, j;
+	char path[128];
+	for (a = 0; a < 3; a++)
+		for (i = 0; i < vs[a]->n; i++) {
+			const char *n = (const char *)vs[a]->v + i * sizes[a] + offs[a];
+			snprintf(path, sizeof path, "%s[%zu].name", names[a], i);
+			if (!n[0])
+				diag_add(diag, NCF_ERROR, path, "a group needs a name");
+			for (b = 0; b <= a; b++)
+				for (j = 0; j < (b == a ? i : vs[b]->n); j++)
+					if (strcmp(n, (const char *)vs[b]->v + j * sizes[b] + offs[b]) == 0)
+						diag_add(diag, NCF_ERROR, path, "duplicate group name '%s' (also %s[%zu])",
+							 n, names[b], j);
+		}
+}
+
+static void check_servers(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	size_t i, k, di;
+	char path[128];
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		const struct cat_fabric *fab = catalog_fabric(cat, g->scaleup);
+		snprintf(path, sizeof path, "servers[%zu].gpu", i);
+		if (!catalog_gpu(cat, g->gpu))
+			unknown_part(diag, path, "GPU", g->gpu, &cat->gpus, sizeof(struct cat_gpu));
+		snprintf(path, sizeof path, "servers[%zu].scaleup", i);
+		if (!fab)
+			unknown_part(diag, path, "scale-up fabric", g->scaleup, &cat->fabrics, sizeof(struct cat_fabric));
+		else if (fab->kind == FAB_NVSWITCH_TRAY)
+			diag_add(diag, NCF_ERROR, path, "'%s' is a switch tray: name it in a domains: group", g->scaleup);
+		else if (fab->max_gpus && g->gpus > fab->max_gpus && !g->domain[0])
+			diag_add(diag, NCF_WARNING, path, "%d GPUs per server, but one %s joins at most %d",
+				 g->gpus, g->scaleup, fab->max_gpus);
+		snprintf(path, sizeof path, "servers[%zu].model", i);
+		if (g->model[0] && !catalog_server(cat, g->model))
+			unknown_part(diag, path, "server", g->model, &cat->servers, sizeof(struct cat_server));
+		snprintf(path, sizeof path, "servers[%zu].domain", i);
+		if (g->domain[0] && design_find(d, g->domain, &di) != GK_DOMAIN)
+			diag_add(diag, NCF_ERROR, path, "no NVLink domain group named '%s'", g->domain);
+		for (k = 0; k < g->nics.n; k++) {
+			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
+			const struct cat_nic *c = catalog_nic(cat, n->model);
+			double slot, line;
+			snprintf(path, sizeof path, "servers[%zu].nics[%zu].model", i, k);
+			if (!c) {
+				unknown_part(diag, path, "NIC", n->model, &cat->nics, sizeof(struct cat_nic));
+				continue;
+			}
+			snprintf(path, sizeof path, "servers[%zu].nics[%zu].speed_gbps", i, k);
+			if (n->speed_gbps > c->speed_gbps)
+				diag_add(diag, NCF_ERROR, path, "%d Gb/s is faster than a %s can run (%d Gb/s)",
+					 n->speed_gbps, c->name, c->speed_gbps);
+			slot = nic_slot_GBps(n, c);
+			line = nic_speed_gbps(n, c) * c->ports / 8.0;
+			snprintf(path, sizeof path, "servers[%zu].nics[%zu]", i, k);
+			if (slot > 0 && line > slot * 1.0001)
+				diag_add(diag, NCF_WARNING, path,
+					 "NIC faster than its PCIe slot: %s carries %.1f GB/s, its slot %.1f GB/s",
+					 c->name, line, slot);
+		}
+	}
+}
+
+static void check_domains(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	size_t i, k;
+	char path[128];
+	for (i = 0; i < d->domains.n; i++) {
+		const struct domain_group *m = DESIGN_DOMAIN(d, i);
+		const struct cat_fabric *t = catalog_fabric(cat, m->tray);
+		long servers = 0;
+		snprintf(path, sizeof path, "domains[%zu].tray", i);
+		if (!t)
+			unknown_part(diag, path, "switch tray", m->tray, &cat->fabrics, sizeof(struct cat_fabric));
+		else if (t->kind != FAB_NVSWITCH_TRAY)
+			diag_add(diag, NCF_ERROR, path, "'%s' is not an NVLink switch tray (kind nvswitch-tray)", m->tray);
+		for (k = 0; k < d->servers.n; k++)
+			if (strcmp(DESIGN_SERVER(d, k)->domain, m->name) == 0)
+				servers += DESIGN_SERVER(d, k)->count;
+		snprintf(path, sizeof path, "domains[%zu].count", i);
+		if (servers != (long)m->count * m->servers_each)
+			diag_add(diag, NCF_WARNING, path,
+				 "%d domains x %d servers need %ld servers, but %ld name domain '%s'",
+				 m->count, m->servers_each, (long)m->count * m->servers_each, servers, m->name);
+	}
+}
+
+static void check_bundles(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	size_t i, k, fi, ti;
+	char path[128];
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		enum group_kind fk = design_find(d, b->from, &fi), tk = design_find(d, b->to, &ti);
+		int ft, tt, speed;
+		snprintf(path, sizeof path, "bundles[%zu].from", i);
+		if (fk == GK_NONE || fk == GK_DOMAIN) {
+			diag_add(diag, NCF_ERROR, path, "no server or switch group named '%s'", b->from);
+			continue;
+		}
+		snprintf(path, sizeof path, "bundles[%zu].to", i);
+		if (tk != GK_SWITCH) {
+			diag_add(diag, NCF_ERROR, path, tk == GK_NONE ? "no switch group named '%s'"
+					: "'%s' is not a switch group: bundles end on switches", b->to);
+			continue;
+		}
+		ft = design_tier(d, b->from);
+		tt = design_tier(d, b->to);
+		if (ft >= tt)
+			diag_add(diag, NCF_ERROR, path, "bundles go up a tier: '%s' (%s) is not above '%s' (%s)",
+				 b->to, switch_role_names[tt - 1], b->from,
+				 ft == 0 ? "servers" : switch_role_names[ft - 1]);
+		snprintf(path, sizeof path, "bundles[%zu].cable", i);
+		if (b->cable[0] && !catalog_cable(cat, b->cable))
+			unknown_part(diag, path, "cable", b->cable, &cat->cables, sizeof(struct cat_cable));
+		speed = bundle_speed_gbps(d, cat, b);
+		snprintf(path, sizeof path, "bundles[%zu].speed_gbps", i);
+		{
+			int fs = end_speed(d, cat, b->from), ts = end_speed(d, cat, b->to);
+			if (b->speed_gbps && ((fs && speed > fs) || (ts && speed > ts)))
+				diag_add(diag, NCF_ERROR, path, "%d Gb/s is faster than the ports at its ends (%d and %d Gb/s)",
+					 speed, fs, ts);
+			else if (fs && ts && fs != ts)
+				diag_add(diag, NCF_WARNING, path,
+					 "mismatched speeds: '%s' ports run at %d Gb/s, '%s' ports at %d Gb/s; links run at %d",
+					 b->from, fs, b->to, ts, speed);
+		}
+		if (b->wiring == WIRE_RAIL) {
+			const struct switch_group *to = DESIGN_SWITCH(d, ti);
+			snprintf(path, sizeof path, "bundles[%zu].wiring", i);
+			if (to->count % b->links_each)
+				diag_add(diag, NCF_WARNING, path,
+					 "rail wiring puts NIC i of every server on leaf i of its unit: %d switches are not a multiple of %d rails",
+					 to->count, b->links_each);
+		} else {
+			long total = design_group_count(d, b->from) * (long)b->links_each;
+			long cnt = DESIGN_SWITCH(d, ti)->count;
+			snprintf(path, sizeof path, "bundles[%zu].links_each", i);
+			if (cnt > 0 && total % cnt)
+				diag_add(diag, NCF_WARNING, path,
+					 "%ld links do not spread evenly over %ld switches of '%s'", total, cnt, b->to);
+		}
+	}
+	/* Server NIC ports: used by bundles, at most what the NICs have. */
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		int have = server_compute_ports(g, cat), used = 0;
+		for (k = 0; k < d->bundles.n; k++)
+			if (strcmp(DESIGN_BUNDLE(d, k)->from, g->name) == 0)
+				used += DESIGN_BUNDLE(d, k)->links_each;
+		snprintf(path, sizeof path, "servers[%zu].nics", i);
+		if (used > have)
+			diag_add(diag, NCF_ERROR, path,
+				 "bundles take %d links from each server of '%s', but its compute NICs have %d ports",
+				 used, g->name, have);
+		else if (used < have && g->count > 0)
+			diag_add(diag, NCF_WARNING, path, "unconnected NICs: %d of %d compute NIC ports per server of '%s' have no bundle",
+				 have - used, have, g->name);
+	}
+}
+
+static void check_switches(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	size_t i;
+	char path[128];
+	for (i = 0; i < d->switches.n; i++) {
+		const struct switch_group *sw = DESIGN_SWITCH(d, i);
+		const struct cat_switch *c = catalog_switch(cat, sw->model);
+		long down, up, radix;
+		snprintf(path, sizeof path, "switches[%zu].model", i);
+		if (!c) {
+			unknown_part(diag, path, "switch", sw->model, &cat->switches, sizeof(struct cat_switch));
+			continue;
+		}
+		snprintf(path, sizeof path, "switches[%zu].breakout", i);
+		if (sw->breakout > (c->max_breakout ? c->max_breakout : 1))
+			diag_add(diag, NCF_ERROR, path, "a %s port splits into at most %d, not %d",
+				 c->name, c->max_breakout ? c->max_breakout : 1, sw->breakout);
+		switch_ports_used(d, sw, &down, &up);
+		radix = (long)c->ports * sw->breakout;
+		snprintf(path, sizeof path, "switches[%zu]", i);
+		if (down + up > radix)
+			diag_add(diag, NCF_ERROR, path,
+				 "ports beyond the switch's radix: each switch of '%s' needs %ld ports (%ld down, %ld up), a %s has %ld",
+				 sw->name, down + up, down, up, c->name, radix);
+		else if (down + up == 0 && sw->count > 0)
+			diag_add(diag, NCF_WARNING, path, "switch group '%s' has no bundles", sw->name);
+	}
+}
+
+static void check_job(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	const struct job *j = &d->job;
+	long gpus = 0, used;
+	size_t i;
+	bool nvls = d->servers.n > 0;
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		const struct cat_fabric *f = catalog_fabric(cat, g->scaleup);
+		const struct cat_gpu *gpu = catalog_gpu(cat, g->gpu);
+		gpus += (long)g->count * g->gpus;
+		if (!f || !f->nvls || !gpu || gpu->sm < 90)
+			nvls = false;
+	}
+	used = j->gpus ? j->gpus : gpus;
+	if (j->gpus > gpus)
+		diag_add(diag, NCF_ERROR, "job.gpus", "the job asks for %d GPUs, the design has %ld", j->gpus, gpus);
+	else if (used > 0) {
+		long dp = j->dp ? j->dp : used / ((long)j->tp * j->pp);
+		if (dp * j->tp * j->pp != used)
+			diag_add(diag, NCF_WARNING, "job.dp",
+				 "a design that does not match the job: DP %ld x TP %d x PP %d = %ld, not the %ld GPUs taking part",
+				 dp, j->tp, j->pp, dp * j->tp * j->pp, used);
+	}
+	if ((j->algo == ALGO_NVLS || j->algo == ALGO_NVLSTREE) && !nvls)
+		diag_add(diag, NCF_WARNING, "job.algo",
+			 "NVLS asked for without NVSwitch: it needs an NVSwitch with NVLS (3rd generation or later) and Hopper or later GPUs");
+	if ((j->algo == ALGO_COLLNET) && !d->fabric.sharp)
+		diag_add(diag, NCF_WARNING, "job.algo", "CollNet asked for, but fabric.sharp is off");
+}
+
+int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	int before = diag->n_errors;
+	check_names(d, diag);
+	check_servers(d, cat, diag);
+	check_domains(d, cat, diag);
+	check_switches(d, cat, diag);
+	check_bundles(d, cat, diag);
+	check_job(d, cat, diag);
+	return diag->n_errors - before;
+}

@@ -1,0 +1,443 @@
+#include "model/cmd.h"
+#include "model/alloc.h"
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <stdarg.h>
+
+void ed_init(struct editor *ed, struct design *d, const struct catalog *shipped)
+{
+	memset(ed, 0, sizeof *ed);
+	ed->d = d;
+	ed->shipped = shipped;
+}
+
+static void clear_stack(struct vec *v)
+{
+	size_t i;
+	for (i = 0; i < v->n; i++)
+		design_free(&VEC_AT(*v, struct design, i));
+	v->n = 0;
+}
+
+void ed_free(struct editor *ed)
+{
+	clear_stack(&ed->undo);
+	clear_stack(&ed->redo);
+	vec_release(&ed->undo);
+	vec_release(&ed->redo);
+}
+
+static int count_errors(const struct design *d, const struct catalog *shipped, struct ncf_diag *diag)
+{
+	struct catalog cat;
+	int n;
+	design_catalog(d, shipped, &cat);
+	n = design_check(d, &cat, diag);
+	catalog_free(&cat);
+	return n;
+}
+
+/* Start an edit: snapshot the design. */
+static void begin(struct editor *ed)
+{
+	design_copy(vec_push(&ed->undo, sizeof(struct design)), ed->d);
+	ed->msg[0] = '\0';
+}
+
+/* Finish an edit: keep it if it adds no error, else restore the snapshot. */
+static bool commit(struct editor *ed, bool ok)
+{
+	struct design *snap = &VEC_AT(ed->undo, struct design, ed->undo.n - 1);
+	if (ok) {
+		struct ncf_diag before = { 0 }, after = { 0 };
+		int eb = count_errors(snap, ed->shipped, &before);
+		int ea = count_errors(ed->d, ed->shipped, &after);
+		if (ea > eb) {
+			/* Report the first error the edit introduced. */
+			size_t i, j;
+			for (i = 0; i < diag_count(&after); i++) {
+				const struct ncf_problem *p = diag_get(&after, i);
+				bool old = false;
+				if (p->sev != NCF_ERROR)
+					continue;
+				for (j = 0; j < diag_count(&before) && !old; j++)
+					old = strcmp(diag_get(&before, j)->msg, p->msg) == 0;
+				if (!old) {
+					snprintf(ed->msg, sizeof ed->msg, "%s", p->msg);
+					break;
+				}
+			}
+			ok = false;
+		}
+		diag_free(&before);
+		diag_free(&after);
+	}
+	if (!ok) {
+		design_free(ed->d);
+		*ed->d = *snap; /* take the snapshot back */
+		ed->undo.n--;
+		return false;
+	}
+	clear_stack(&ed->redo);
+	ed->generation++;
+	return true;
+}
+
+static bool fail(struct editor *ed, const char *fmt, ...) NCF_PRINTF(2, 3);
+static bool fail(struct editor *ed, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ed->msg, sizeof ed->msg, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+void *ed_object(struct design *d, int id, const struct schema **s)
+{
+	size_t i;
+	if (id == 0) {
+		*s = &design_schema;
+		return d;
+	}
+	for (i = 0; i < d->servers.n; i++)
+		if (DESIGN_SERVER(d, i)->id == id)
+			return *s = &server_group_schema, DESIGN_SERVER(d, i);
+	for (i = 0; i < d->domains.n; i++)
+		if (DESIGN_DOMAIN(d, i)->id == id)
+			return *s = &domain_group_schema, DESIGN_DOMAIN(d, i);
+	for (i = 0; i < d->switches.n; i++)
+		if (DESIGN_SWITCH(d, i)->id == id)
+			return *s = &switch_group_schema, DESIGN_SWITCH(d, i);
+	for (i = 0; i < d->bundles.n; i++)
+		if (DESIGN_BUNDLE(d, i)->id == id)
+			return *s = &bundle_schema, DESIGN_BUNDLE(d, i);
+	return NULL;
+}
+
+/* Walk "a.b[2].c" through the schema to the final field and the object holding it. */
+static const struct field *resolve(const struct schema *s, void *obj, const char *key, void **holder,
+				   char *err, size_t errsz)
+{
+	char part[64];
+	const char *p = key;
+	for (;;) {
+		size_t n = strcspn(p, ".[");
+		const struct field *f;
+		if (n == 0 || n >= sizeof part) {
+			snprintf(err, errsz, "bad key '%s'", key);
+			return NULL;
+		}
+		memcpy(part, p, n);
+		part[n] = '\0';
+		f = schema_field(s, part);
+		if (!f) {
+			const char *sug = schema_suggest(s, part);
+			if (sug)
+				snprintf(err, errsz, "unknown key '%s' in %s (did you mean '%s'?)", part, s->name, sug);
+			else
+				snprintf(err, errsz, "unknown key '%s' in %s", part, s->name);
+			return NULL;
+		}
+		p += n;
+		if (*p == '\0') {
+			*holder = obj;
+			return f;
+		}
+		if (*p == '.' && f->type == FT_STRUCT) {
+			obj = field_struct(f, obj);
+			s = f->sub;
+			p++;
+		} else if (*p == '[' && f->type == FT_LIST) {
+			char *end;
+			unsigned long idx = strtoul(p + 1, &end, 10);
+			struct vec *v = field_list(f, obj);
+			if (*end != ']' || idx >= v->n) {
+				snprintf(err, errsz, "no element %s in '%s'", p, part);
+				return NULL;
+			}
+			obj = (char *)v->v + idx * f->sub->size;
+			s = f->sub;
+			p = end + 1;
+			if (*p == '.')
+				p++;
+			else if (*p) {
+				snprintf(err, errsz, "bad key '%s'", key);
+				return NULL;
+			}
+		} else {
+			snprintf(err, errsz, "'%s' has no parts", part);
+			return NULL;
+		}
+	}
+}
+
+static void rename_refs(struct design *d, const char *old, const char *new_name)
+{
+	size_t i;
+#define RENAME(buf) do { if (strcmp((buf), old) == 0) snprintf((buf), sizeof(buf), "%s", new_name); } while (0)
+	for (i = 0; i < d->bundles.n; i++) {
+		RENAME(DESIGN_BUNDLE(d, i)->from);
+		RENAME(DESIGN_BUNDLE(d, i)->to);
+	}
+	for (i = 0; i < d->servers.n; i++)
+		RENAME(DESIGN_SERVER(d, i)->domain);
+	for (i = 0; i < d->canvas.positions.n; i++)
+		RENAME(VEC_AT(d->canvas.positions, struct position, i).block);
+#undef RENAME
+}
+
+bool ed_set(struct editor *ed, int id, const char *key, const char *value)
+{
+	const struct schema *s;
+	void *obj = ed_object(ed->d, id, &s), *holder;
+	const struct field *f;
+	char old[NCF_NAME_MAX];
+	bool ok;
+	if (!obj)
+		return fail(ed, "no block with id %d", id);
+	begin(ed);
+	obj = ed_object(ed->d, id, &s);
+	f = resolve(s, obj, key, &holder, ed->msg, sizeof ed->msg);
+	if (!f || f->type == FT_LIST || f->type == FT_STRUCT) {
+		if (f)
+			snprintf(ed->msg, sizeof ed->msg, "'%s' is not a single value", key);
+		return commit(ed, false);
+	}
+	if (id != 0 && strcmp(key, "name") == 0) {
+		size_t dummy;
+		if (!value[0] || design_find(ed->d, value, &dummy) != GK_NONE) {
+			if (value[0])
+				snprintf(ed->msg, sizeof ed->msg, "a group named '%s' exists already", value);
+			else
+				snprintf(ed->msg, sizeof ed->msg, "a group needs a name");
+			return commit(ed, false);
+		}
+		snprintf(old, sizeof old, "%s", field_str(f, holder));
+	}
+	/* Text from a form is never "quoted": strings that look like numbers are refused for
+	 * names, which is what a file would need quoting for anyway. */
+	ok = field_parse(f, holder, value, f->type == FT_STR, ed->msg, sizeof ed->msg);
+	if (ok && id != 0 && strcmp(key, "name") == 0)
+		rename_refs(ed->d, old, value);
+	return commit(ed, ok);
+}
+
+static bool name_free(struct editor *ed, const char *name)
+{
+	size_t i;
+	if (!name[0])
+		return fail(ed, "a group needs a name");
+	if (design_find(ed->d, name, &i) != GK_NONE)
+		return fail(ed, "a group named '%s' exists already", name);
+	return true;
+}
+
+static bool add(struct editor *ed, struct vec *v, const struct schema *s, const void *el, int *id)
+{
+	void *copy;
+	begin(ed);
+	/* v points into ed->d, which the snapshot did not move. */
+	copy = vec_push(v, s->size);
+	schema_copy(s, copy, el);
+	*(int *)copy = ed->d->next_id++;
+	if (id)
+		*id = *(int *)copy;
+	return commit(ed, true);
+}
+
+bool ed_add_server_group(struct editor *ed, const struct server_group *g, int *id)
+{
+	return name_free(ed, g->name) && add(ed, &ed->d->servers, &server_group_schema, g, id);
+}
+
+bool ed_add_domain_group(struct editor *ed, const struct domain_group *g, int *id)
+{
+	return name_free(ed, g->name) && add(ed, &ed->d->domains, &domain_group_schema, g, id);
+}
+
+bool ed_add_switch_group(struct editor *ed, const struct switch_group *g, int *id)
+{
+	return name_free(ed, g->name) && add(ed, &ed->d->switches, &switch_group_schema, g, id);
+}
+
+bool ed_add_bundle(struct editor *ed, const struct bundle *b, int *id)
+{
+	return add(ed, &ed->d->bundles, &bundle_schema, b, id);
+}
+
+bool ed_add_nic(struct editor *ed, int server_id, const struct nic_spec *n)
+{
+	const struct schema *s;
+	struct server_group *g = ed_object(ed->d, server_id, &s);
+	if (!g || s != &server_group_schema)
+		return fail(ed, "NICs go into a server group");
+	begin(ed);
+	g = ed_object(ed->d, server_id, &s);
+	schema_copy(&nic_spec_schema, vec_push(&g->nics, sizeof *n), n);
+	return commit(ed, true);
+}
+
+bool ed_remove_nic(struct editor *ed, int server_id, size_t index)
+{
+	const struct schema *s;
+	struct server_group *g = ed_object(ed->d, server_id, &s);
+	if (!g || s != &server_group_schema || index >= g->nics.n)
+		return fail(ed, "no such NIC entry");
+	begin(ed);
+	g = ed_object(ed->d, server_id, &s);
+	vec_remove(&g->nics, sizeof(struct nic_spec), index);
+	return commit(ed, true);
+}
+
+bool ed_step_count(struct editor *ed, int id, int delta)
+{
+	const struct schema *s;
+	void *obj = ed_object(ed->d, id, &s);
+	const struct field *f;
+	char buf[32];
+	long v;
+	if (!obj)
+		return fail(ed, "nothing selected");
+	f = schema_field(s, s == &bundle_schema ? "links_each" : "count");
+	v = (long)*field_int(f, obj) + delta;
+	if (v < f->min)
+		v = (long)f->min;
+	snprintf(buf, sizeof buf, "%ld", v);
+	return ed_set(ed, id, f->key, buf);
+}
+
+bool ed_delete(struct editor *ed, int id, bool cascade)
+{
+	const struct schema *s;
+	void *obj = ed_object(ed->d, id, &s);
+	char name[NCF_NAME_MAX];
+	size_t i;
+	if (!obj || id == 0)
+		return fail(ed, "nothing to delete");
+	if (s == &bundle_schema) {
+		begin(ed);
+		for (i = 0; i < ed->d->bundles.n; i++)
+			if (DESIGN_BUNDLE(ed->d, i)->id == id)
+				vec_remove(&ed->d->bundles, sizeof(struct bundle), i);
+		return commit(ed, true);
+	}
+	snprintf(name, sizeof name, "%s", (const char *)obj + sizeof(int));
+	if (!cascade) {
+		char list[300] = "";
+		size_t used = 0, n = 0;
+		for (i = 0; i < ed->d->bundles.n; i++) {
+			const struct bundle *b = DESIGN_BUNDLE(ed->d, i);
+			if (strcmp(b->from, name) == 0 || strcmp(b->to, name) == 0) {
+				int k = snprintf(list + used, sizeof list - used, "%s%s->%s", n ? ", " : "", b->from, b->to);
+				if (k > 0 && (size_t)k < sizeof list - used)
+					used += (size_t)k;
+				n++;
+			}
+		}
+		if (n) {
+			snprintf(ed->msg, sizeof ed->msg, "deleting '%s' would orphan %zu bundle%s: %s", name, n,
+				 n == 1 ? "" : "s", list);
+			return false;
+		}
+	}
+	begin(ed);
+	for (i = ed->d->bundles.n; i-- > 0;) {
+		const struct bundle *b = DESIGN_BUNDLE(ed->d, i);
+		if (strcmp(b->from, name) == 0 || strcmp(b->to, name) == 0)
+			vec_remove(&ed->d->bundles, sizeof(struct bundle), i);
+	}
+	for (i = ed->d->canvas.positions.n; i-- > 0;)
+		if (strcmp(VEC_AT(ed->d->canvas.positions, struct position, i).block, name) == 0)
+			vec_remove(&ed->d->canvas.positions, sizeof(struct position), i);
+	if (s == &server_group_schema) {
+		for (i = 0; i < ed->d->servers.n; i++)
+			if (DESIGN_SERVER(ed->d, i)->id == id) {
+				schema_free(s, DESIGN_SERVER(ed->d, i));
+				vec_remove(&ed->d->servers, s->size, i);
+				break;
+			}
+	} else if (s == &domain_group_schema) {
+		for (i = 0; i < ed->d->domains.n; i++)
+			if (DESIGN_DOMAIN(ed->d, i)->id == id) {
+				vec_remove(&ed->d->domains, s->size, i);
+				break;
+			}
+		for (i = 0; i < ed->d->servers.n; i++)
+			if (strcmp(DESIGN_SERVER(ed->d, i)->domain, name) == 0)
+				DESIGN_SERVER(ed->d, i)->domain[0] = '\0';
+	} else {
+		for (i = 0; i < ed->d->switches.n; i++)
+			if (DESIGN_SWITCH(ed->d, i)->id == id) {
+				vec_remove(&ed->d->switches, s->size, i);
+				break;
+			}
+	}
+	return commit(ed, true);
+}
+
+bool ed_move(struct editor *ed, const char *block, int x, int y)
+{
+	size_t i;
+	struct position *p = NULL;
+	if (design_find(ed->d, block, &i) == GK_NONE)
+		return fail(ed, "no block named '%s'", block);
+	if (x < 0 || y < 0)
+		return fail(ed, "a block cannot move off the canvas");
+	begin(ed);
+	for (i = 0; i < ed->d->canvas.positions.n && !p; i++)
+		if (strcmp(VEC_AT(ed->d->canvas.positions, struct position, i).block, block) == 0)
+			p = &VEC_AT(ed->d->canvas.positions, struct position, i);
+	if (!p) {
+		p = vec_push(&ed->d->canvas.positions, sizeof *p);
+		snprintf(p->block, sizeof p->block, "%s", block);
+	}
+	p->x = x;
+	p->y = y;
+	return commit(ed, true);
+}
+
+bool ed_add_note(struct editor *ed, const char *text, int x, int y)
+{
+	struct note *n;
+	if (strlen(text) >= sizeof n->text)
+		return fail(ed, "a note holds at most 199 characters");
+	begin(ed);
+	n = vec_push(&ed->d->canvas.notes, sizeof *n);
+	snprintf(n->text, sizeof n->text, "%s", text);
+	n->x = x;
+	n->y = y;
+	return commit(ed, true);
+}
+
+static bool swap_top(struct editor *ed, struct vec *from, struct vec *to)
+{
+	struct design *top;
+	if (from->n == 0)
+		return false;
+	design_copy(vec_push(to, sizeof(struct design)), ed->d);
+	top = &VEC_AT(*from, struct design, from->n - 1);
+	design_free(ed->d);
+	*ed->d = *top;
+	from->n--;
+	ed->generation++;
+	return true;
+}
+
+bool ed_undo(struct editor *ed)
+{
+	if (!swap_top(ed, &ed->undo, &ed->redo))
+		return fail(ed, "nothing to undo");
+	return true;
+}
+
+bool ed_redo(struct editor *ed)
+{
+	if (!swap_top(ed, &ed->redo, &ed->undo))
+		return fail(ed, "nothing to redo");
+	return true;
+}
+
+bool ed_can_undo(const struct editor *ed) { return ed->undo.n > 0; }
+bool ed_can_redo(const struct editor *ed) { return ed->redo.n > 0; }

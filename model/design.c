@@ -1,0 +1,254 @@
+#include "model/design.h"
+#include "model/alloc.h"
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const nic_attach_names[] = { "pcie-switch", "cpu", NULL };
+const char *const nic_use_names[] = { "compute", "storage", NULL };
+const char *const switch_role_names[] = { "leaf", "spine", "core", NULL };
+const char *const wiring_names[] = { "spread", "rail", "tor", NULL };
+const char *const routing_names[] = { "ecmp", "adaptive", "spray", NULL };
+const char *const dtype_names[] = { "bf16", "fp16", "fp8", "fp32", NULL };
+const char *const algo_names[] = { "auto", "ring", "tree", "nvls", "nvlstree", "collnet", NULL };
+
+#define MAXCOUNT 1000000
+
+static const struct field nic_fields[] = {
+	F_STR(struct nic_spec, model, "model", FF_REQUIRED, "NIC (catalog name)"),
+	F_INT(struct nic_spec, count, "count", 0, 64, FF_REQUIRED, "NICs per server"),
+	F_INT(struct nic_spec, speed_gbps, "speed_gbps", 0, 100000, FF_OPTIONAL, "port speed, Gb/s (0: catalog)"),
+	F_INT(struct nic_spec, pcie_gen, "pcie_gen", 0, 7, FF_OPTIONAL, "PCIe generation of the slot (0: catalog)"),
+	F_INT(struct nic_spec, pcie_lanes, "pcie_lanes", 0, 64, FF_OPTIONAL, "PCIe lanes of the slot (0: catalog)"),
+	F_ENUM(struct nic_spec, attach, "attach", nic_attach_names, 0, "behind a PCIe switch shared with its GPUs, or on the CPU"),
+	F_ENUM(struct nic_spec, use, "use", nic_use_names, 0, "compute fabric or storage"),
+};
+
+static const struct field server_fields[] = {
+	F_STR(struct server_group, name, "name", FF_REQUIRED, "unique name of the group"),
+	F_INT(struct server_group, count, "count", 0, MAXCOUNT, FF_REQUIRED, "servers in the group"),
+	F_STR(struct server_group, model, "model", FF_OPTIONAL, "server (catalog name): power and rack units"),
+	F_STR(struct server_group, gpu, "gpu", FF_REQUIRED, "GPU (catalog name)"),
+	F_INT(struct server_group, gpus, "gpus", 1, 1024, FF_REQUIRED, "GPUs per server"),
+	F_STR(struct server_group, scaleup, "scaleup", FF_REQUIRED, "scale-up fabric (catalog name)"),
+	F_STR(struct server_group, domain, "domain", FF_OPTIONAL, "NVLink domain group these servers join"),
+	F_ENUM(struct server_group, cpu, "cpu", cpu_vendor_names, 0, "CPU vendor"),
+	F_LIST(struct server_group, nics, "nics", &nic_spec_schema, FF_OPTIONAL, "NICs per server"),
+};
+
+static const struct field domain_fields[] = {
+	F_STR(struct domain_group, name, "name", FF_REQUIRED, "unique name of the group"),
+	F_INT(struct domain_group, count, "count", 0, MAXCOUNT, FF_REQUIRED, "NVLink domains (racks)"),
+	F_INT(struct domain_group, servers_each, "servers_each", 1, 4096, FF_REQUIRED, "servers (compute trays) per domain"),
+	F_INT(struct domain_group, switch_trays, "switch_trays", 0, 4096, FF_REQUIRED, "NVLink switch trays per domain"),
+	F_STR(struct domain_group, tray, "tray", FF_REQUIRED, "switch tray (catalog fabric)"),
+};
+
+static const struct field switch_fields[] = {
+	F_STR(struct switch_group, name, "name", FF_REQUIRED, "unique name of the group"),
+	F_ENUM(struct switch_group, role, "role", switch_role_names, FF_REQUIRED, "tier"),
+	F_INT(struct switch_group, count, "count", 0, MAXCOUNT, FF_REQUIRED, "switches in the group"),
+	F_STR(struct switch_group, model, "model", FF_REQUIRED, "switch (catalog name)"),
+	F_INT(struct switch_group, breakout, "breakout", 1, 8, 0, "each port split into this many slower ports"),
+};
+
+static const struct field bundle_fields[] = {
+	F_STR(struct bundle, from, "from", FF_REQUIRED, "lower-tier group"),
+	F_STR(struct bundle, to, "to", FF_REQUIRED, "higher-tier group"),
+	F_INT(struct bundle, links_each, "links_each", 1, 4096, FF_REQUIRED, "links from each member of from"),
+	F_INT(struct bundle, speed_gbps, "speed_gbps", 0, 100000, FF_OPTIONAL, "link speed, Gb/s (0: slower end)"),
+	F_ENUM(struct bundle, wiring, "wiring", wiring_names, 0, "rail, tor or spread"),
+	F_BOOL(struct bundle, lag, "lag", FF_OPTIONAL, "links of a member to one switch form a LAG"),
+	F_ENUM(struct bundle, media, "media", media_names, 0, "auto, dac, acc, aoc or transceiver"),
+	F_STR(struct bundle, cable, "cable", FF_OPTIONAL, "cable (catalog name)"),
+};
+
+static const struct field fabric_fields[] = {
+	F_ENUM(struct fabric_opts, routing, "routing", routing_names, 0, "ecmp, adaptive or spray"),
+	F_BOOL(struct fabric_opts, sharp, "sharp", 0, "in-network reduction (SHARP) enabled"),
+	F_BOOL(struct fabric_opts, pxn, "pxn", 0, "PXN: send through a peer GPU's NIC"),
+	F_BOOL(struct fabric_opts, cross_nic, "cross_nic", 0, "rings may enter and leave on different NICs"),
+};
+
+static const struct field job_fields[] = {
+	F_STR(struct job, name, "name", FF_OPTIONAL, "what is trained"),
+	F_INT(struct job, gpus, "gpus", 0, 100000000, 0, "GPUs taking part (0: all)"),
+	F_NUM(struct job, params_b, "params_b", 0, 1e6, 0, "model parameters, billions"),
+	F_INT(struct job, layers, "layers", 0, 100000, 0, "transformer layers"),
+	F_INT(struct job, hidden, "hidden", 0, 10000000, 0, "hidden size"),
+	F_INT(struct job, seq_len, "seq_len", 0, 100000000, 0, "sequence length, tokens"),
+	F_INT(struct job, global_batch, "global_batch", 0, 100000000, 0, "sequences per step"),
+	F_ENUM(struct job, dtype, "dtype", dtype_names, 0, "data type of gradients and activations"),
+	F_INT(struct job, dp, "dp", 0, 100000000, 0, "data-parallel degree (0: derived)"),
+	F_INT(struct job, tp, "tp", 1, 1024, 0, "tensor-parallel degree"),
+	F_INT(struct job, pp, "pp", 1, 1024, 0, "pipeline-parallel degree"),
+	F_INT(struct job, ep, "ep", 1, 1024, 0, "expert-parallel degree"),
+	F_INT(struct job, zero, "zero", 0, 3, 0, "ZeRO stage"),
+	F_INT(struct job, micro_batches, "micro_batches", 1, 100000, 0, "micro-batches per step"),
+	F_NUM(struct job, compute_ms, "compute_ms", 0, 1e9, 0, "compute time per step, ms (0: derived)"),
+	F_NUM(struct job, mfu, "mfu", 0, 1, 0, "model FLOPs utilisation, 0..1"),
+	F_NUM(struct job, overlap, "overlap", 0, 1, 0, "share of communication hidden by compute"),
+	F_ENUM(struct job, algo, "algo", algo_names, 0, "NCCL algorithm: auto or forced"),
+};
+
+static const struct field position_fields[] = {
+	F_STR(struct position, block, "block", FF_REQUIRED, "group name"),
+	F_INT(struct position, x, "x", 0, 100000, FF_REQUIRED, "column"),
+	F_INT(struct position, y, "y", 0, 100000, FF_REQUIRED, "row"),
+};
+
+static const struct field note_fields[] = {
+	F_STR(struct note, text, "text", FF_REQUIRED, "text of the note"),
+	F_INT(struct note, x, "x", 0, 100000, FF_REQUIRED, "column"),
+	F_INT(struct note, y, "y", 0, 100000, FF_REQUIRED, "row"),
+};
+
+static void server_defaults(void *obj) { (void)obj; }
+static void switch_defaults(void *obj) { ((struct switch_group *)obj)->breakout = 1; }
+static void bundle_defaults(void *obj) { ((struct bundle *)obj)->wiring = WIRE_SPREAD; }
+static void fabric_defaults(void *obj)
+{
+	struct fabric_opts *f = obj;
+	f->routing = ROUTE_ECMP;
+	f->pxn = true;
+	f->cross_nic = true;
+}
+static void job_defaults(void *obj)
+{
+	struct job *j = obj;
+	j->tp = j->pp = j->ep = 1;
+	j->micro_batches = 1;
+	j->mfu = 0.4;
+}
+
+static const struct schema position_schema = SCHEMA("position", struct position, position_fields, NULL);
+static const struct schema note_schema = SCHEMA("note", struct note, note_fields, NULL);
+const struct schema nic_spec_schema = SCHEMA("NIC entry", struct nic_spec, nic_fields, NULL);
+const struct schema server_group_schema = SCHEMA("server group", struct server_group, server_fields, server_defaults);
+const struct schema domain_group_schema = SCHEMA("NVLink domain group", struct domain_group, domain_fields, NULL);
+const struct schema switch_group_schema = SCHEMA("switch group", struct switch_group, switch_fields, switch_defaults);
+const struct schema bundle_schema = SCHEMA("bundle", struct bundle, bundle_fields, bundle_defaults);
+const struct schema fabric_opts_schema = SCHEMA("fabric", struct fabric_opts, fabric_fields, fabric_defaults);
+const struct schema job_schema = SCHEMA("job", struct job, job_fields, job_defaults);
+
+static const struct field canvas_fields[] = {
+	F_LIST(struct canvas, positions, "positions", &position_schema, FF_OPTIONAL, "blocks placed by hand"),
+	F_LIST(struct canvas, notes, "notes", &note_schema, FF_OPTIONAL, "notes pinned on the canvas"),
+};
+const struct schema canvas_schema = SCHEMA("canvas", struct canvas, canvas_fields, NULL);
+
+static void design_defaults(void *obj)
+{
+	struct design *d = obj;
+	d->version = NCF_VERSION;
+	fabric_defaults(&d->fabric);
+	job_defaults(&d->job);
+	d->next_id = 1;
+}
+
+static const struct field design_fields[] = {
+	F_INT(struct design, version, "ncfabric", 1, 1, FF_REQUIRED, "format version"),
+	F_STR(struct design, name, "name", FF_REQUIRED, "name of the design"),
+	F_STR(struct design, description, "description", FF_OPTIONAL, "one line about it"),
+	F_STRUCT(struct design, catalog, "catalog", &catalog_schema, FF_OPTIONAL, "catalog additions and overrides"),
+	F_LIST(struct design, servers, "servers", &server_group_schema, FF_OPTIONAL, "server groups"),
+	F_LIST(struct design, domains, "domains", &domain_group_schema, FF_OPTIONAL, "NVLink domains larger than a server"),
+	F_LIST(struct design, switches, "switches", &switch_group_schema, FF_OPTIONAL, "switch groups"),
+	F_LIST(struct design, bundles, "bundles", &bundle_schema, FF_OPTIONAL, "links between groups"),
+	F_STRUCT(struct design, fabric, "fabric", &fabric_opts_schema, 0, "fabric options"),
+	F_STRUCT(struct design, job, "job", &job_schema, 0, "the training job"),
+	F_STRUCT(struct design, canvas, "canvas", &canvas_schema, FF_OPTIONAL, "canvas positions and notes"),
+};
+const struct schema design_schema = SCHEMA("design", struct design, design_fields, design_defaults);
+
+void design_init(struct design *d)
+{
+	schema_init(&design_schema, d);
+}
+
+void design_free(struct design *d)
+{
+	schema_free(&design_schema, d);
+	memset(d, 0, sizeof *d);
+}
+
+void design_copy(struct design *dst, const struct design *src)
+{
+	schema_copy(&design_schema, dst, src);
+}
+
+bool design_equal(const struct design *a, const struct design *b)
+{
+	return schema_equal(&design_schema, a, b);
+}
+
+void design_assign_ids(struct design *d)
+{
+	size_t i;
+	d->next_id = 1;
+	for (i = 0; i < d->servers.n; i++)
+		DESIGN_SERVER(d, i)->id = d->next_id++;
+	for (i = 0; i < d->domains.n; i++)
+		DESIGN_DOMAIN(d, i)->id = d->next_id++;
+	for (i = 0; i < d->switches.n; i++)
+		DESIGN_SWITCH(d, i)->id = d->next_id++;
+	for (i = 0; i < d->bundles.n; i++)
+		DESIGN_BUNDLE(d, i)->id = d->next_id++;
+}
+
+enum group_kind design_find(const struct design *d, const char *name, size_t *index)
+{
+	size_t i;
+	for (i = 0; i < d->servers.n; i++)
+		if (strcmp(DESIGN_SERVER(d, i)->name, name) == 0)
+			return *index = i, GK_SERVER;
+	for (i = 0; i < d->domains.n; i++)
+		if (strcmp(DESIGN_DOMAIN(d, i)->name, name) == 0)
+			return *index = i, GK_DOMAIN;
+	for (i = 0; i < d->switches.n; i++)
+		if (strcmp(DESIGN_SWITCH(d, i)->name, name) == 0)
+			return *index = i, GK_SWITCH;
+	return GK_NONE;
+}
+
+int design_tier(const struct design *d, const char *name)
+{
+	size_t i;
+	switch (design_find(d, name, &i)) {
+	case GK_SERVER:
+		return 0;
+	case GK_SWITCH:
+		return 1 + DESIGN_SWITCH(d, i)->role;
+	default:
+		return -1;
+	}
+}
+
+long design_group_count(const struct design *d, const char *name)
+{
+	size_t i;
+	switch (design_find(d, name, &i)) {
+	case GK_SERVER:
+		return DESIGN_SERVER(d, i)->count;
+	case GK_DOMAIN:
+		return DESIGN_DOMAIN(d, i)->count;
+	case GK_SWITCH:
+		return DESIGN_SWITCH(d, i)->count;
+	default:
+		return 0;
+	}
+}
+
+void design_catalog(const struct design *d, const struct catalog *shipped, struct catalog *out)
+{
+	catalog_merge(out, shipped, &d->catalog);
+}
+
+double pcie_GBps(int gen, int lanes)
+{
+	/* Payload rate per lane and direction after line coding (hardware.md section 7). */
+	static const double lane[] = { 0, 0.25, 0.5, 0.985, 1.969, 3.938, 7.563, 15.125 };
+	if (gen < 1 || gen > 7 || lanes < 1)
+		return 0;
+	return lane[gen] * lanes;
+}

@@ -1,0 +1,182 @@
+/* design.h: a cluster design: groups and bundles, not individual GPUs.
+ *
+ * A design is small even when the cluster is huge: "4096 x DGX H100" is one server group.
+ * It holds
+ *   - server groups: count x server, GPUs per server, scale-up fabric, NIC entries (model,
+ *     count, speed, PCIe attachment); GPUs are spread evenly over a group's NICs in order,
+ *     so NIC i serves GPUs i*g/k .. (i+1)*g/k-1 (g GPUs, k NICs);
+ *   - NVLink domains larger than a server (GB200 NVL72: 18 trays x 4 GPUs, 9 switch trays);
+ *   - switch groups by role (leaf, spine, core);
+ *   - bundles: links from every member of one group to the members of a higher-tier group,
+ *     wired rail-optimised, top-of-rack or spread;
+ *   - fabric options, the training job, canvas positions and notes, catalog overrides.
+ *
+ * Ownership: the design owns everything in it; design_free releases it all. Groups are
+ * referred to by name in files and by integer id in the program (ids survive edits and
+ * undo; pointers into the arrays do not). Change a design only through cmd.h. */
+#ifndef NCF_DESIGN_H
+#define NCF_DESIGN_H
+#include <stdbool.h>
+#include "model/catalog.h"
+#include "model/diag.h"
+
+#define NCF_VERSION 1
+
+enum nic_attach { ATTACH_PCIE_SWITCH, ATTACH_CPU };
+enum nic_use { NIC_COMPUTE, NIC_STORAGE };
+enum switch_role { ROLE_LEAF, ROLE_SPINE, ROLE_CORE };
+enum wiring { WIRE_SPREAD, WIRE_RAIL, WIRE_TOR };
+enum routing { ROUTE_ECMP, ROUTE_ADAPTIVE, ROUTE_SPRAY };
+enum dtype { DT_BF16, DT_FP16, DT_FP8, DT_FP32 };
+enum algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLSTREE, ALGO_COLLNET };
+enum group_kind { GK_NONE, GK_SERVER, GK_DOMAIN, GK_SWITCH };
+
+struct nic_spec {
+	char model[NCF_NAME_MAX];
+	int count;        /* NICs of this model per server */
+	int speed_gbps;   /* 0: the catalog's speed */
+	int pcie_gen, pcie_lanes; /* 0: the catalog's */
+	int attach;       /* enum nic_attach */
+	int use;          /* enum nic_use */
+};
+
+struct server_group {
+	int id;
+	char name[NCF_NAME_MAX];
+	int count;
+	char model[NCF_NAME_MAX];   /* catalog server, optional: power and rack units */
+	char gpu[NCF_NAME_MAX];
+	int gpus;                   /* per server */
+	char scaleup[NCF_NAME_MAX]; /* catalog fabric */
+	char domain[NCF_NAME_MAX];  /* NVLink domain group joining these servers, optional */
+	int cpu;                    /* enum cpu_vendor */
+	struct vec nics;            /* struct nic_spec */
+};
+
+struct domain_group {
+	int id;
+	char name[NCF_NAME_MAX];
+	int count;          /* domains (racks) */
+	int servers_each;   /* servers (compute trays) per domain */
+	int switch_trays;   /* NVLink switch trays per domain */
+	char tray[NCF_NAME_MAX]; /* catalog fabric of kind nvswitch-tray */
+};
+
+struct switch_group {
+	int id;
+	char name[NCF_NAME_MAX];
+	int role;           /* enum switch_role */
+	int count;
+	char model[NCF_NAME_MAX];
+	int breakout;       /* each port split into this many slower ports */
+};
+
+struct bundle {
+	int id;
+	char from[NCF_NAME_MAX], to[NCF_NAME_MAX];
+	int links_each;     /* links from each member of `from` */
+	int speed_gbps;     /* 0: the slower of the two ends */
+	int wiring;         /* enum wiring */
+	bool lag;           /* the links of one member to one switch form a LAG */
+	int media;          /* enum media; auto picks by tier (see inventory.h) */
+	char cable[NCF_NAME_MAX]; /* catalog cable, optional */
+};
+
+struct fabric_opts {
+	int routing;        /* enum routing */
+	bool sharp, pxn, cross_nic;
+};
+
+struct job {
+	char name[64];
+	int gpus;           /* 0: every GPU of the design */
+	double params_b;    /* model parameters, billions */
+	int layers, hidden, seq_len;
+	int global_batch;   /* sequences per step */
+	int dtype;
+	int dp, tp, pp, ep; /* dp 0: gpus / (tp x pp) */
+	int zero;           /* ZeRO stage 0-3 */
+	int micro_batches;
+	double compute_ms;  /* compute time of one step; 0: from FLOPs, TFLOPS and MFU */
+	double mfu;
+	double overlap;     /* share of communication hidden behind compute, 0..1 */
+	int algo;           /* enum algo: auto, or forced as NCCL_ALGO does */
+};
+
+struct position {
+	char block[NCF_NAME_MAX];
+	int x, y;
+};
+
+struct note {
+	char text[200];
+	int x, y;
+};
+
+struct canvas {
+	struct vec positions, notes;
+};
+
+struct design {
+	int version;
+	char name[64];
+	char description[256];
+	struct catalog catalog;     /* overrides and additions to the shipped catalog */
+	struct vec servers, domains, switches, bundles;
+	struct fabric_opts fabric;
+	struct job job;
+	struct canvas canvas;
+	int next_id;                /* not saved */
+};
+
+extern const struct schema design_schema, server_group_schema, nic_spec_schema, domain_group_schema,
+	switch_group_schema, bundle_schema, fabric_opts_schema, job_schema, canvas_schema;
+extern const char *const nic_attach_names[], *const nic_use_names[], *const switch_role_names[],
+	*const wiring_names[], *const routing_names[], *const dtype_names[], *const algo_names[];
+
+void design_init(struct design *d);
+void design_free(struct design *d);
+void design_copy(struct design *dst, const struct design *src);
+bool design_equal(const struct design *a, const struct design *b);
+/* Give every group and bundle a fresh id (after a load). */
+void design_assign_ids(struct design *d);
+
+#define DESIGN_SERVER(d, i) (&VEC_AT((d)->servers, struct server_group, i))
+#define DESIGN_DOMAIN(d, i) (&VEC_AT((d)->domains, struct domain_group, i))
+#define DESIGN_SWITCH(d, i) (&VEC_AT((d)->switches, struct switch_group, i))
+#define DESIGN_BUNDLE(d, i) (&VEC_AT((d)->bundles, struct bundle, i))
+
+/* Which kind of group is called name, and its index; GK_NONE when none is. */
+enum group_kind design_find(const struct design *d, const char *name, size_t *index);
+/* Tier of a group: servers 0, leaf 1, spine 2, core 3; -1 for unknown names. */
+int design_tier(const struct design *d, const char *name);
+/* Members of a group (servers, switches, domains); 0 for unknown names. */
+long design_group_count(const struct design *d, const char *name);
+
+/* The shipped catalog with the design's overrides applied (caller frees with catalog_free). */
+void design_catalog(const struct design *d, const struct catalog *shipped, struct catalog *out);
+
+/* Every problem of the design against catalog cat: errors (the design cannot be used:
+ * unknown parts, dangling bundles, ports beyond a switch's radix, ...) and warnings
+ * (NIC faster than its slot, unconnected NICs, mismatched speeds, ...). Paths name the
+ * field, e.g. "servers[0].gpu". Returns the number of errors. */
+int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag);
+
+/* Effective per-direction PCIe bandwidth of a link, GB/s (payload after line coding). */
+double pcie_GBps(int gen, int lanes);
+
+
+
+/* Derived per-part figures (catalog values unless the design overrides them). */
+int nic_speed_gbps(const struct nic_spec *n, const struct cat_nic *c);
+double nic_slot_GBps(const struct nic_spec *n, const struct cat_nic *c);
+/* Compute-fabric NIC ports of one server of g (NICs x ports). */
+int server_compute_ports(const struct server_group *g, const struct catalog *cat);
+/* Speed of the links of bundle b: its own, or the slower of its two ends. 0 if unknown. */
+int bundle_speed_gbps(const struct design *d, const struct catalog *cat, const struct bundle *b);
+/* Ports per switch of group sw used by bundles going down and up. */
+void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up);
+/* Port speed of one (possibly broken-out) port of switch group sw, Gb/s. */
+int switch_port_gbps(const struct switch_group *sw, const struct cat_switch *c);
+
+#endif

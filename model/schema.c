@@ -1,0 +1,446 @@
+#include "model/schema.h"
+#include "model/vec.h"
+#include "model/alloc.h"
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+
+#define AT(obj, off) ((char *)(obj) + (off))
+#define CAT(obj, off) ((const char *)(obj) + (off))
+
+void schema_init(const struct schema *s, void *obj)
+{
+	memset(obj, 0, s->size);
+	if (s->defaults)
+		s->defaults(obj);
+}
+
+void schema_free(const struct schema *s, void *obj)
+{
+	size_t i, j;
+	for (i = 0; i < s->nfields; i++) {
+		const struct field *f = &s->fields[i];
+		if (f->type == FT_LIST) {
+			struct vec *v = (struct vec *)AT(obj, f->off);
+			for (j = 0; j < v->n; j++)
+				schema_free(f->sub, (char *)v->v + j * f->sub->size);
+			vec_release(v);
+		} else if (f->type == FT_STRUCT) {
+			schema_free(f->sub, AT(obj, f->off));
+		}
+	}
+}
+
+static void copy_owned(const struct schema *s, void *dst, const void *src)
+{
+	size_t i, j;
+	for (i = 0; i < s->nfields; i++) {
+		const struct field *f = &s->fields[i];
+		if (f->type == FT_LIST) {
+			const struct vec *sv = (const struct vec *)CAT(src, f->off);
+			struct vec *dv = (struct vec *)AT(dst, f->off);
+			dv->v = NULL;
+			dv->n = dv->cap = 0;
+			for (j = 0; j < sv->n; j++) {
+				void *el = vec_push(dv, f->sub->size);
+				const void *sel = (const char *)sv->v + j * f->sub->size;
+				memcpy(el, sel, f->sub->size);
+				copy_owned(f->sub, el, sel);
+			}
+		} else if (f->type == FT_STRUCT) {
+			copy_owned(f->sub, AT(dst, f->off), CAT(src, f->off));
+		}
+	}
+}
+
+void schema_copy(const struct schema *s, void *dst, const void *src)
+{
+	memcpy(dst, src, s->size);
+	copy_owned(s, dst, src);
+}
+
+bool schema_equal(const struct schema *s, const void *a, const void *b)
+{
+	size_t i, j;
+	for (i = 0; i < s->nfields; i++) {
+		const struct field *f = &s->fields[i];
+		const char *pa = CAT(a, f->off), *pb = CAT(b, f->off);
+		switch (f->type) {
+		case FT_INT:
+		case FT_ENUM:
+			if (*(const int *)pa != *(const int *)pb)
+				return false;
+			break;
+		case FT_NUM:
+			/* Bit-exact: numbers must round-trip exactly. */
+			if (memcmp(pa, pb, sizeof(double)) != 0 && *(const double *)pa != *(const double *)pb)
+				return false;
+			break;
+		case FT_BOOL:
+			if (*(const bool *)pa != *(const bool *)pb)
+				return false;
+			break;
+		case FT_STR:
+			if (strcmp(pa, pb) != 0)
+				return false;
+			break;
+		case FT_LIST: {
+			const struct vec *va = (const struct vec *)pa, *vb = (const struct vec *)pb;
+			if (va->n != vb->n)
+				return false;
+			for (j = 0; j < va->n; j++)
+				if (!schema_equal(f->sub, (const char *)va->v + j * f->sub->size,
+						  (const char *)vb->v + j * f->sub->size))
+					return false;
+			break;
+		}
+		case FT_STRUCT:
+			if (!schema_equal(f->sub, pa, pb))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+const struct field *schema_field(const struct schema *s, const char *key)
+{
+	size_t i;
+	for (i = 0; i < s->nfields; i++)
+		if (strcmp(s->fields[i].key, key) == 0)
+			return &s->fields[i];
+	return NULL;
+}
+
+/* Damerau-free Levenshtein distance, capped: keys are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64], prev, tmp;
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *schema_suggest(const struct schema *s, const char *key)
+{
+	size_t i, best = 3, len = strlen(key);
+	const char *found = NULL;
+	for (i = 0; i < s->nfields; i++) {
+		const char *k = s->fields[i].key;
+		size_t d = edit_distance(key, k);
+		if (d < best) {
+			best = d;
+			found = k;
+		}
+	}
+	if (!found && len >= 3)
+		for (i = 0; i < s->nfields; i++)
+			if (strncmp(s->fields[i].key, key, len) == 0)
+				return s->fields[i].key;
+	return found;
+}
+
+const char *schema_keys(const struct schema *s, char *buf, size_t size)
+{
+	size_t i, used = 0;
+	buf[0] = '\0';
+	for (i = 0; i < s->nfields && used < size; i++) {
+		int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", s->fields[i].key);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+int field_enum_parse(const struct field *f, const char *name)
+{
+	int i;
+	for (i = 0; f->names[i]; i++)
+		if (strcmp(f->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *field_enum_name(const struct field *f, int v)
+{
+	int i;
+	for (i = 0; f->names[i]; i++)
+		if (i == v)
+			return f->names[i];
+	return "?";
+}
+
+const char *field_enum_list(const struct field *f, char *buf, size_t size)
+{
+	size_t used = 0;
+	int i, n = 0;
+	while (f->names[n])
+		n++;
+	buf[0] = '\0';
+	for (i = 0; i < n && used < size; i++) {
+		const char *sep = i == 0 ? "" : (i == n - 1 ? " or " : ", ");
+		int k = snprintf(buf + used, size - used, "%s%s", sep, f->names[i]);
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+	return buf;
+}
+
+int *field_int(const struct field *f, void *obj) { return (int *)AT(obj, f->off); }
+double *field_num(const struct field *f, void *obj) { return (double *)AT(obj, f->off); }
+bool *field_bool(const struct field *f, void *obj) { return (bool *)AT(obj, f->off); }
+char *field_str(const struct field *f, void *obj) { return AT(obj, f->off); }
+struct vec *field_list(const struct field *f, void *obj) { return (struct vec *)AT(obj, f->off); }
+void *field_struct(const struct field *f, void *obj) { return AT(obj, f->off); }
+
+bool field_is_empty(const struct field *f, const void *obj)
+{
+	const char *p = CAT(obj, f->off);
+	switch (f->type) {
+	case FT_INT:
+	case FT_ENUM:
+		return *(const int *)p == 0;
+	case FT_NUM:
+		return *(const double *)p == 0.0;
+	case FT_BOOL:
+		return !*(const bool *)p;
+	case FT_STR:
+		return p[0] == '\0';
+	case FT_LIST:
+		return ((const struct vec *)p)->n == 0;
+	case FT_STRUCT: {
+		size_t i;
+		for (i = 0; i < f->sub->nfields; i++)
+			if (!field_is_empty(&f->sub->fields[i], p))
+				return false;
+		return true;
+	}
+	}
+	return true;
+}
+
+/* ---- scalars ---------------------------------------------------------------------- */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <limits.h>
+
+static bool is_int_text(const char *t)
+{
+	const char *p = t;
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+static bool is_num_text(const char *t, double *out)
+{
+	char *end;
+	const char *p = t;
+	double v;
+	/* Decimal only: no hex, no inf/nan words, no leading dot oddities beyond strtod's. */
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9')))
+		return false;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		return false;
+	errno = 0;
+	v = strtod(t, &end);
+	if (*end || end == t)
+		return false;
+	if (errno == ERANGE || !isfinite(v))
+		return false;
+	if (out)
+		*out = v;
+	return true;
+}
+
+bool scalar_is_special(const char *t)
+{
+	static const char *const words[] = { "true", "false", "True", "False", "TRUE", "FALSE", "null", "Null",
+					     "NULL", "~", "yes", "no", "Yes", "No", "YES", "NO", "on", "off",
+					     "On", "Off", "ON", "OFF", "y", "n", "Y", "N", ".inf", ".nan",
+					     "-.inf", ".Inf", ".NaN", NULL };
+	size_t i;
+	if (!t[0])
+		return true;
+	for (i = 0; words[i]; i++)
+		if (strcmp(t, words[i]) == 0)
+			return true;
+	if (is_num_text(t, NULL) || is_int_text(t))
+		return true;
+	/* Other YAML 1.1 number forms: 0x1F, 0o17, 1_000, 1:30 (sexagesimal). */
+	{
+		const char *p = t + (t[0] == '-' || t[0] == '+');
+		bool digit = false;
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'o') && p[2]) {
+			for (p += 2; *p; p++)
+				if (!strchr("0123456789abcdefABCDEF_", *p))
+					return false;
+			return true;
+		}
+		if (!((*p >= '0' && *p <= '9') || *p == '.'))
+			return false;
+		for (; *p; p++) {
+			if (*p >= '0' && *p <= '9')
+				digit = true;
+			else if (!strchr("_.:eE+-", *p))
+				return false;
+		}
+		return digit;
+	}
+}
+
+static const char *kind_of(const char *t, bool quoted)
+{
+	if (quoted)
+		return "a string";
+	if (!t[0] || strcmp(t, "null") == 0 || strcmp(t, "~") == 0)
+		return "null";
+	if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)
+		return "a boolean";
+	if (is_int_text(t) || is_num_text(t, NULL))
+		return "a number";
+	return "a string";
+}
+
+bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, char *err, size_t errsz)
+{
+	char buf[256];
+	switch (f->type) {
+	case FT_INT: {
+		long long v;
+		char *end;
+		if (quoted || !is_int_text(t)) {
+			if (!quoted && is_num_text(t, NULL))
+				snprintf(err, errsz, "expected a whole number for '%s', got %s", f->key, t);
+			else
+				snprintf(err, errsz, "expected a whole number for '%s', got %s", f->key, kind_of(t, quoted));
+			return false;
+		}
+		errno = 0;
+		v = strtoll(t, &end, 10);
+		if (errno == ERANGE || v < (long long)f->min || v > (long long)f->max) {
+			snprintf(err, errsz, "'%s' must be from %.0f to %.0f, got %s", f->key, f->min, f->max, t);
+			return false;
+		}
+		*field_int(f, obj) = (int)v;
+		return true;
+	}
+	case FT_NUM: {
+		double v;
+		if (quoted || !is_num_text(t, &v)) {
+			snprintf(err, errsz, "expected a finite decimal number for '%s', got %s", f->key,
+				 quoted || kind_of(t, quoted)[0] != 'a' || strcmp(kind_of(t, quoted), "a number") != 0
+					 ? kind_of(t, quoted) : t);
+			return false;
+		}
+		if (v < f->min || v > f->max) {
+			snprintf(err, errsz, "'%s' must be from %g to %g, got %s", f->key, f->min, f->max, t);
+			return false;
+		}
+		*field_num(f, obj) = v;
+		return true;
+	}
+	case FT_BOOL:
+		if (!quoted && strcmp(t, "true") == 0)
+			*field_bool(f, obj) = true;
+		else if (!quoted && strcmp(t, "false") == 0)
+			*field_bool(f, obj) = false;
+		else {
+			snprintf(err, errsz, "expected true or false for '%s', got %s", f->key,
+				 quoted ? "a string" : t);
+			return false;
+		}
+		return true;
+	case FT_STR:
+		if (!quoted && scalar_is_special(t)) {
+			snprintf(err, errsz, "expected a string for '%s', got %s (quote it to use it as text)", f->key,
+				 t[0] ? t : "nothing");
+			return false;
+		}
+		if (strlen(t) >= f->size) {
+			snprintf(err, errsz, "'%s' is longer than %zu characters", f->key, f->size - 1);
+			return false;
+		}
+		if (memchr(t, '\n', strlen(t)) && f->size < 256) {
+			snprintf(err, errsz, "'%s' must be one line", f->key);
+			return false;
+		}
+		strcpy(field_str(f, obj), t);
+		return true;
+	case FT_ENUM: {
+		int v = field_enum_parse(f, t);
+		if (v < 0) {
+			snprintf(err, errsz, "expected %s for '%s', got '%s'", field_enum_list(f, buf, sizeof buf), f->key, t);
+			return false;
+		}
+		*field_int(f, obj) = v;
+		return true;
+	}
+	case FT_LIST:
+		snprintf(err, errsz, "expected a list for '%s', got %s", f->key, kind_of(t, quoted));
+		return false;
+	case FT_STRUCT:
+		snprintf(err, errsz, "expected a mapping for '%s', got %s", f->key, kind_of(t, quoted));
+		return false;
+	}
+	return false;
+}
+
+const char *num_format(double v, char *buf, size_t size)
+{
+	int prec;
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	/* Keep a number that was whole as a plain integer literal, others as decimals. */
+	return buf;
+}
+
+const char *field_format(const struct field *f, const void *obj, char *buf, size_t size)
+{
+	const char *p = (const char *)obj + f->off;
+	switch (f->type) {
+	case FT_INT:
+		snprintf(buf, size, "%d", *(const int *)p);
+		return buf;
+	case FT_NUM:
+		return num_format(*(const double *)p, buf, size);
+	case FT_BOOL:
+		return *(const bool *)p ? "true" : "false";
+	case FT_STR:
+		return p;
+	case FT_ENUM:
+		return field_enum_name(f, *(const int *)p);
+	default:
+		return "";
+	}
+}

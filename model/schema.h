@@ -1,0 +1,107 @@
+/* schema.h: the design's and the catalog's structure, described once as data.
+ *
+ * Every struct a file can hold (a server group, a NIC entry, a catalog switch, ...) has a
+ * schema: its fields, each with a key, a type, an offset, a range or a list of names, and
+ * a line of help. The file loaders and writers (io/), the deep copy that undo uses, the
+ * equality that round-trip tests use, the "did you mean" of an unknown key, and the edit
+ * forms all walk these tables, so a field is added in one place.
+ *
+ * Lists are struct vec of elements of the sub-schema; strings are fixed char arrays (the
+ * size is the limit a file is held to). Integer fields are int, numbers double, booleans
+ * bool, enums int indexing names[]. */
+#ifndef NCF_SCHEMA_H
+#define NCF_SCHEMA_H
+#include <stdbool.h>
+#include <stddef.h>
+
+enum field_type { FT_INT, FT_NUM, FT_BOOL, FT_STR, FT_ENUM, FT_LIST, FT_STRUCT };
+
+#define FF_REQUIRED 1u   /* a file must give it */
+#define FF_OPTIONAL 2u   /* not written when empty, zero or false */
+
+struct schema;
+
+struct field {
+	const char *key;
+	enum field_type type;
+	size_t off;
+	size_t size;               /* FT_STR: buffer size including the NUL */
+	double min, max;           /* FT_INT, FT_NUM: allowed range */
+	const char *const *names;  /* FT_ENUM: NULL-terminated */
+	const struct schema *sub;  /* FT_LIST, FT_STRUCT */
+	unsigned flags;
+	const char *help;
+};
+
+struct schema {
+	const char *name;          /* what an element is called in messages */
+	size_t size;
+	const struct field *fields;
+	size_t nfields;
+	void (*defaults)(void *obj); /* may be NULL: all zero */
+};
+
+/* Zero obj and apply the schema's defaults. */
+void schema_init(const struct schema *s, void *obj);
+/* Free what obj owns (lists, recursively); obj itself is not freed. */
+void schema_free(const struct schema *s, void *obj);
+/* Deep copy: dst must not own anything (it is overwritten). */
+void schema_copy(const struct schema *s, void *dst, const void *src);
+/* Deep equality over the schema's fields (fields not in the schema, such as ids, are ignored). */
+bool schema_equal(const struct schema *s, const void *a, const void *b);
+
+const struct field *schema_field(const struct schema *s, const char *key);
+/* The key of s nearest to key (edit distance at most 2 or a prefix), or NULL. */
+const char *schema_suggest(const struct schema *s, const char *key);
+/* A comma-separated list of s's keys, written into buf. */
+const char *schema_keys(const struct schema *s, char *buf, size_t size);
+
+/* Enum value of name, or -1. */
+int field_enum_parse(const struct field *f, const char *name);
+const char *field_enum_name(const struct field *f, int v);
+/* "a, b or c" from an enum's names, into buf. */
+const char *field_enum_list(const struct field *f, char *buf, size_t size);
+
+/* Typed access to a field of obj. */
+int *field_int(const struct field *f, void *obj);
+double *field_num(const struct field *f, void *obj);
+bool *field_bool(const struct field *f, void *obj);
+char *field_str(const struct field *f, void *obj);
+struct vec *field_list(const struct field *f, void *obj);
+void *field_struct(const struct field *f, void *obj);
+
+/* Set field f of obj from the text of a scalar. quoted: the text was a quoted string in
+ * the file (so "400" is a string, not a number). Strict: integers are decimal, numbers are
+ * finite decimals, booleans are true or false, strings that read as a number, boolean or
+ * null must be quoted. On error returns false with what was expected in err. */
+bool field_parse(const struct field *f, void *obj, const char *text, bool quoted, char *err, size_t errsz);
+/* The scalar text of a field (numbers in the shortest form that reads back exactly). */
+const char *field_format(const struct field *f, const void *obj, char *buf, size_t size);
+/* Does plain (unquoted) text read as something other than a string? */
+bool scalar_is_special(const char *text);
+/* Shortest decimal form of v that reads back to exactly v ("%.17g" at most). */
+const char *num_format(double v, char *buf, size_t size);
+
+/* Is the field at its "empty" value (zero, false, "", no elements)? */
+bool field_is_empty(const struct field *f, const void *obj);
+
+#define FIELD_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Table helpers: T is the struct, m the member. */
+#define F_STR(T, m, key, fl, help) \
+	{ key, FT_STR, offsetof(T, m), sizeof(((T *)0)->m), 0, 0, NULL, NULL, fl, help }
+#define F_INT(T, m, key, lo, hi, fl, help) \
+	{ key, FT_INT, offsetof(T, m), sizeof(int), lo, hi, NULL, NULL, fl, help }
+#define F_NUM(T, m, key, lo, hi, fl, help) \
+	{ key, FT_NUM, offsetof(T, m), sizeof(double), lo, hi, NULL, NULL, fl, help }
+#define F_BOOL(T, m, key, fl, help) \
+	{ key, FT_BOOL, offsetof(T, m), sizeof(bool), 0, 1, NULL, NULL, fl, help }
+#define F_ENUM(T, m, key, nm, fl, help) \
+	{ key, FT_ENUM, offsetof(T, m), sizeof(int), 0, 0, nm, NULL, fl, help }
+#define F_LIST(T, m, key, sc, fl, help) \
+	{ key, FT_LIST, offsetof(T, m), sizeof(struct vec), 0, 0, NULL, sc, fl, help }
+#define F_STRUCT(T, m, key, sc, fl, help) \
+	{ key, FT_STRUCT, offsetof(T, m), sizeof(((T *)0)->m), 0, 0, NULL, sc, fl, help }
+#define SCHEMA(nm, T, tbl, def) { nm, sizeof(T), tbl, FIELD_COUNT(tbl), def }
+
+#endif

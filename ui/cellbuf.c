@@ -1,0 +1,151 @@
+#include "ui/cellbuf.h"
+#include "model/alloc.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cellbuf_init(struct cellbuf *c, int w, int h)
+{
+	c->w = w > 0 ? w : 1;
+	c->h = h > 0 ? h : 1;
+	c->cells = xcalloc((size_t)c->w * (size_t)c->h, sizeof *c->cells);
+	c->ascii = 0;
+	cellbuf_clear(c);
+}
+
+void cellbuf_free(struct cellbuf *c)
+{
+	free(c->cells);
+	c->cells = NULL;
+}
+
+void cellbuf_clear(struct cellbuf *c)
+{
+	size_t i, n = (size_t)c->w * (size_t)c->h;
+	for (i = 0; i < n; i++) {
+		c->cells[i].ch = ' ';
+		c->cells[i].role = ROLE_NORMAL;
+	}
+}
+
+/* Decode one UTF-8 sequence; invalid bytes become U+FFFD. */
+static uint32_t utf8_next(const unsigned char **s)
+{
+	const unsigned char *p = *s;
+	uint32_t cp;
+	int extra, i;
+	if (p[0] < 0x80) {
+		*s = p + 1;
+		return p[0];
+	}
+	if ((p[0] & 0xE0) == 0xC0) {
+		cp = p[0] & 0x1F;
+		extra = 1;
+	} else if ((p[0] & 0xF0) == 0xE0) {
+		cp = p[0] & 0x0F;
+		extra = 2;
+	} else if ((p[0] & 0xF8) == 0xF0) {
+		cp = p[0] & 0x07;
+		extra = 3;
+	} else {
+		*s = p + 1;
+		return 0xFFFD;
+	}
+	for (i = 1; i <= extra; i++) {
+		if ((p[i] & 0xC0) != 0x80) {
+			*s = p + i;
+			return 0xFFFD;
+		}
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	*s = p + extra + 1;
+	return cp;
+}
+
+int cellbuf_text(struct cellbuf *c, int x, int y, int max_w, int role, const char *utf8)
+{
+	const unsigned char *s = (const unsigned char *)utf8;
+	int used = 0;
+	if (y < 0 || y >= c->h)
+		return 0;
+	while (*s && used < max_w && x + used < c->w) {
+		uint32_t cp = utf8_next(&s);
+		if (cp == '\n' || cp == '\t')
+			cp = ' ';
+		if (x + used >= 0) {
+			struct cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)(x + used)];
+			cell->ch = cp < 0x20 ? '?' : cp;
+			cell->role = (uint8_t)role;
+		}
+		used++;
+	}
+	return used;
+}
+
+int cellbuf_printf(struct cellbuf *c, int x, int y, int max_w, int role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return cellbuf_text(c, x, y, max_w, role, buf);
+}
+
+void cellbuf_hline(struct cellbuf *c, int x, int y, int w, int role)
+{
+	int i;
+	for (i = 0; i < w; i++)
+		cellbuf_text(c, x + i, y, 1, role, c->ascii ? "-" : "\xe2\x94\x80");
+}
+
+void cellbuf_fill_role(struct cellbuf *c, int x, int y, int w, int role)
+{
+	int i;
+	if (y < 0 || y >= c->h)
+		return;
+	for (i = x; i < x + w && i < c->w; i++)
+		if (i >= 0)
+			c->cells[(size_t)y * (size_t)c->w + (size_t)i].role = (uint8_t)role;
+}
+
+static size_t put_utf8(char *o, uint32_t cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xC0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+char *cellbuf_dump(const struct cellbuf *c)
+{
+	char *out = xmalloc((size_t)c->w * (size_t)c->h * 4 + (size_t)c->h + 1), *o = out;
+	int x, y;
+	for (y = 0; y < c->h; y++) {
+		char *line = o;
+		for (x = 0; x < c->w; x++)
+			o += put_utf8(o, c->cells[(size_t)y * (size_t)c->w + (size_t)x].ch);
+		while (o > line && o[-1] == ' ')
+			o--;
+		*o++ = '\n';
+	}
+	*o = '\0';
+	return out;
+}

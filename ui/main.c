@@ -1,0 +1,256 @@
+/* main.c: the command line. Every subcommand calls the same model functions the
+ * interactive designer does, so a number on screen and in a report cannot disagree. */
+#include "io/design_io.h"
+#include "io/report.h"
+#include "ui/app.h"
+#include "ui/term.h"
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define VERSION "0.1.0"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+	"usage: ncfabric [OPTIONS] [FILE]                open FILE (or the built-in default design)\n"
+	"       ncfabric report [FILE] [--json]          inventory and problems of a design\n"
+	"       ncfabric export FILE --format FMT [-o OUT]\n"
+	"                                                write the design as FMT: yaml or json\n"
+	"       ncfabric --help | --version\n"
+	"\n"
+	"options:\n"
+	"  --catalog FILE   use FILE as the shipped hardware catalog (also $NCFABRIC_CATALOG)\n"
+	"  --ascii          draw lines with ASCII characters\n"
+	"  --no-color       no colours (also when NO_COLOR is set)\n"
+	"  -h, --help       this text\n"
+	"  --version        the version\n"
+	"\n"
+	"FILE is YAML (.yaml, .yml) or JSON (.json); - reads standard input.\n"
+	"Exit status: 0 success, 1 the operation failed, 2 bad usage or bad input.\n"
+	"Errors: ncfabric: FILE:LINE:COL: message. See ncfabric(1) and ncfabric(5).\n";
+
+struct ctx {
+	const char *argv0;
+	const char *catalog_file;
+	struct catalog shipped;
+	char catalog_source[1024];
+};
+
+static int usage_error(const char *fmt, ...) NCF_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "ncfabric: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(ncfabric --help shows the usage)\n");
+	return EXIT_USAGE;
+}
+
+static int load_catalog(struct ctx *x)
+{
+	struct ncf_diag diag = { 0 };
+	bool ok;
+	if (x->catalog_file) {
+		snprintf(x->catalog_source, sizeof x->catalog_source, "%s", x->catalog_file);
+		ok = catalog_load_file(x->catalog_file, &x->shipped, &diag);
+	} else {
+		ok = catalog_load_shipped(x->argv0, &x->shipped, x->catalog_source, sizeof x->catalog_source, &diag);
+	}
+	if (!ok)
+		diag_print(stderr, x->catalog_source, &diag, false);
+	diag_free(&diag);
+	return ok ? EXIT_OK : EXIT_USAGE;
+}
+
+/* Load FILE, or the built-in default when file is NULL. Errors are printed. */
+static int load_design(struct ctx *x, const char *file, struct design *d)
+{
+	struct ncf_diag diag = { 0 };
+	bool ok = file ? design_load_file(file, &x->shipped, d, &diag) : design_load_default(&x->shipped, d, &diag);
+	if (!ok)
+		diag_print(stderr, file ? file : "(built-in default)", &diag, false);
+	diag_free(&diag);
+	return ok ? EXIT_OK : EXIT_USAGE;
+}
+
+static int cmd_report(struct ctx *x, int argc, char **argv)
+{
+	const char *file = NULL;
+	bool json = false;
+	struct design d;
+	struct catalog cat;
+	struct inventory inv;
+	struct ncf_diag problems = { 0 };
+	struct report_in r;
+	int i, rc;
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return usage_error("report: unknown option '%s'", argv[i]);
+		else if (file)
+			return usage_error("report: one design at a time ('%s' is extra)", argv[i]);
+		else
+			file = argv[i];
+	}
+	if ((rc = load_design(x, file, &d)) != EXIT_OK)
+		return rc;
+	design_catalog(&d, &x->shipped, &cat);
+	design_check(&d, &cat, &problems);
+	inventory_compute(&d, &cat, &inv);
+	r.design = &d;
+	r.catalog = &cat;
+	r.catalog_source = x->catalog_source;
+	r.file = file ? file : "(built-in default)";
+	r.inv = &inv;
+	r.problems = &problems;
+	if (json) {
+		char *s = report_json(&r);
+		if (s)
+			fputs(s, stdout);
+		else
+			rc = EXIT_FAIL;
+		free(s);
+	} else {
+		report_text(stdout, &r);
+	}
+	inventory_free(&inv);
+	diag_free(&problems);
+	catalog_free(&cat);
+	design_free(&d);
+	if (fflush(stdout) != 0)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
+static int cmd_export(struct ctx *x, int argc, char **argv)
+{
+	const char *file = NULL, *fmt = NULL, *out = NULL;
+	struct design d;
+	enum file_format f;
+	char *text, err[512];
+	int i, rc;
+	for (i = 0; i < argc; i++) {
+		if ((strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0) && i + 1 < argc)
+			fmt = argv[++i];
+		else if (strncmp(argv[i], "--format=", 9) == 0)
+			fmt = argv[i] + 9;
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			return usage_error("export: unknown option or missing value '%s'", argv[i]);
+		else if (file)
+			return usage_error("export: one design at a time ('%s' is extra)", argv[i]);
+		else
+			file = argv[i];
+	}
+	if (!file)
+		return usage_error("export: which design? (ncfabric export FILE --format FMT)");
+	if (!fmt)
+		return usage_error("export: --format is required (yaml or json)");
+	if (strcmp(fmt, "yaml") == 0)
+		f = FMT_YAML;
+	else if (strcmp(fmt, "json") == 0)
+		f = FMT_JSON;
+	else
+		return usage_error("export: unknown format '%s' (expected yaml or json)", fmt);
+	if ((rc = load_design(x, file, &d)) != EXIT_OK)
+		return rc;
+	text = design_to_text(&d, f);
+	design_free(&d);
+	if (!text) {
+		fprintf(stderr, "ncfabric: cannot format the design\n");
+		return EXIT_FAIL;
+	}
+	if (out && strcmp(out, "-") != 0) {
+		if (!file_write_atomic(out, text, strlen(text), err, sizeof err)) {
+			fprintf(stderr, "ncfabric: %s\n", err);
+			free(text);
+			return EXIT_FAIL;
+		}
+	} else {
+		fputs(text, stdout);
+		if (fflush(stdout) != 0)
+			rc = EXIT_FAIL;
+	}
+	free(text);
+	return rc;
+}
+
+static int cmd_interactive(struct ctx *x, const char *file, const struct term_opts *o)
+{
+	struct design d;
+	struct app app;
+	char recovered[1200];
+	int rc;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output)\n");
+		return EXIT_USAGE;
+	}
+	if ((rc = load_design(x, file, &d)) != EXIT_OK)
+		return rc;
+	app_init(&app, &d, &x->shipped, file);
+	rc = term_run(&app, o, recovered, sizeof recovered);
+	if (recovered[0])
+		fprintf(stderr, "ncfabric: unsaved changes written to %s\n", recovered);
+	app_free(&app);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx x;
+	struct term_opts topts = { false, true };
+	const char *file = NULL, *sub = NULL;
+	int i, rest = argc, rc;
+
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C"); /* files always use a decimal point */
+	memset(&x, 0, sizeof x);
+	x.argv0 = argv[0];
+
+	/* Global options come before the subcommand. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		} else if (strcmp(argv[i], "--version") == 0) {
+			printf("ncfabric %s\n", VERSION);
+			return EXIT_OK;
+		} else if (strcmp(argv[i], "--catalog") == 0) {
+			if (i + 1 >= argc)
+				return usage_error("--catalog needs a FILE");
+			x.catalog_file = argv[++i];
+		} else if (strcmp(argv[i], "--ascii") == 0) {
+			topts.ascii = true;
+		} else if (strcmp(argv[i], "--no-color") == 0) {
+			topts.color = false;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error("unknown option '%s'", argv[i]);
+		} else if (!sub && (strcmp(argv[i], "report") == 0 || strcmp(argv[i], "export") == 0)) {
+			sub = argv[i];
+			rest = i + 1;
+			break;
+		} else if (file) {
+			return usage_error("one design at a time ('%s' is extra)", argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if ((rc = load_catalog(&x)) != EXIT_OK)
+		return rc;
+	if (sub && strcmp(sub, "report") == 0)
+		rc = cmd_report(&x, argc - rest, argv + rest);
+	else if (sub && strcmp(sub, "export") == 0)
+		rc = cmd_export(&x, argc - rest, argv + rest);
+	else
+		rc = cmd_interactive(&x, file, &topts);
+	catalog_free(&x.shipped);
+	return rc;
+}

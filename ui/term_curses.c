@@ -1,0 +1,197 @@
+/* term_curses.c: curses lives here and nowhere else. It copies a canvas to the screen,
+ * maps style roles to attributes, and turns curses keys into the program's key codes. */
+#include "ui/term.h"
+#include "io/design_io.h"
+#include <curses.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <wchar.h>
+#include <time.h>
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* Mono first: meaning never rests on colour (style.md H10). */
+static const attr_t mono[ROLE_COUNT] = {
+	[ROLE_NORMAL] = A_NORMAL,   [ROLE_TITLE] = A_REVERSE | A_BOLD, [ROLE_HEADING] = A_BOLD,
+	[ROLE_SELECTED] = A_REVERSE, [ROLE_NUMBER] = A_BOLD,           [ROLE_WARNING] = A_BOLD,
+	[ROLE_ERROR] = A_BOLD | A_UNDERLINE, [ROLE_STATUS] = A_REVERSE, [ROLE_DIM] = A_DIM,
+};
+static const short fg[ROLE_COUNT] = {
+	[ROLE_NORMAL] = -1, [ROLE_TITLE] = COLOR_CYAN, [ROLE_HEADING] = COLOR_YELLOW, [ROLE_SELECTED] = COLOR_CYAN,
+	[ROLE_NUMBER] = COLOR_GREEN, [ROLE_WARNING] = COLOR_YELLOW, [ROLE_ERROR] = COLOR_RED,
+	[ROLE_STATUS] = COLOR_BLUE, [ROLE_DIM] = -1,
+};
+static attr_t attrs[ROLE_COUNT];
+
+static void setup_colors(bool want)
+{
+	int r;
+	const char *nc = getenv("NO_COLOR");
+	for (r = 0; r < ROLE_COUNT; r++)
+		attrs[r] = mono[r];
+	if (!want || (nc && nc[0]) || !has_colors() || start_color() == ERR)
+		return;
+	use_default_colors();
+	for (r = 1; r < ROLE_COUNT; r++) {
+		if (fg[r] < 0)
+			continue;
+		init_pair((short)r, fg[r], -1);
+		/* Reverse-video roles keep their reverse; the colour only adds. */
+		attrs[r] = (mono[r] & (A_REVERSE | A_BOLD | A_UNDERLINE)) | COLOR_PAIR(r);
+	}
+}
+
+static void blit(const struct cellbuf *c)
+{
+	int x, y;
+	for (y = 0; y < c->h; y++)
+		for (x = 0; x < c->w; x++) {
+			const struct cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)x];
+			wchar_t wc[2] = { (wchar_t)cell->ch, 0 };
+			cchar_t cc;
+			if (y == c->h - 1 && x == c->w - 1)
+				continue; /* writing the last cell would scroll some terminals */
+			setcchar(&cc, wc, attrs[cell->role], 0, NULL);
+			mvadd_wch(y, x, &cc);
+		}
+}
+
+static int translate(int ch, bool is_key)
+{
+	if (!is_key) {
+		if (ch == '\n' || ch == '\r')
+			return NK_ENTER;
+		if (ch == 27)
+			return NK_ESC;
+		if (ch == '\t')
+			return NK_TAB;
+		return ch;
+	}
+	switch (ch) {
+	case KEY_UP: return NK_UP;
+	case KEY_DOWN: return NK_DOWN;
+	case KEY_LEFT: return NK_LEFT;
+	case KEY_RIGHT: return NK_RIGHT;
+	case KEY_ENTER: return NK_ENTER;
+	case KEY_RESIZE: return NK_RESIZE;
+	default:
+		if (ch == KEY_F(1))
+			return NK_F1;
+		return -1;
+	}
+}
+
+static SCREEN *open_screen(void)
+{
+	const char *term = getenv("TERM");
+	SCREEN *s = NULL;
+	if (term && term[0])
+		s = newterm(term, stdout, stdin);
+	/* An unknown TERM (an old terminfo over SSH) falls back instead of aborting. */
+	if (!s)
+		s = newterm("xterm-256color", stdout, stdin);
+	if (!s)
+		s = newterm("vt100", stdout, stdin);
+	return s;
+}
+
+static void write_recovery(struct app *app, char *out, size_t size)
+{
+	char path[1100], err[256];
+	const char *home = getenv("HOME");
+	out[0] = '\0';
+	if (!app_dirty(app))
+		return;
+	if (app->file[0])
+		snprintf(path, sizeof path, "%s.recover", app->file);
+	else
+		snprintf(path, sizeof path, "%s/.ncfabric-default.recover.yaml", home ? home : ".");
+	if (design_save(&app->design, path, err, sizeof err))
+		snprintf(out, size, "%s", path);
+}
+
+int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t size)
+{
+	SCREEN *scr;
+	struct cellbuf c;
+	int errors = 0;
+	struct sigaction sa;
+
+	recovered[0] = '\0';
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	scr = open_screen();
+	if (!scr) {
+		fprintf(stderr, "ncfabric: cannot use this terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+		return 1;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	timeout(250); /* wake up to notice signals */
+	setup_colors(o->color);
+	cellbuf_init(&c, COLS, LINES);
+	c.ascii = o->ascii;
+	for (;;) {
+		wint_t wch;
+		struct timespec t0, t1;
+		int rc, key;
+		unsigned chg;
+		cellbuf_clear(&c);
+		app_draw(app, &c);
+		blit(&c);
+		refresh();
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		rc = get_wch(&wch);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (got_signal)
+			break;
+		if (rc == ERR) {
+			/* A timeout takes 250 ms; a dead terminal returns ERR at once, again and again. */
+			long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+			if (ms < 100 && ++errors > 100)
+				break;
+			continue;
+		}
+		errors = 0;
+		key = translate((int)wch, rc == KEY_CODE_YES);
+		if (key == NK_RESIZE) {
+			cellbuf_free(&c);
+			cellbuf_init(&c, COLS, LINES);
+			c.ascii = o->ascii;
+			continue;
+		}
+		if (key < 0)
+			continue;
+		if (c.w < 80 || c.h < 24) {
+			if (key == 'q')
+				break;
+			continue;
+		}
+		chg = app_key(app, key);
+		if (key == NK_CTRL_L)
+			clearok(curscr, TRUE);
+		if (chg & CHG_MODEL)
+			app_recompute(app);
+		if (chg & CHG_QUIT)
+			break;
+	}
+	cellbuf_free(&c);
+	endwin();
+	delscreen(scr);
+	if (got_signal || errors > 100)
+		write_recovery(app, recovered, size);
+	return 0;
+}
