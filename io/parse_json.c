@@ -161,10 +161,18 @@ struct tnode *parse_json(const char *buf, size_t len, struct ncf_diag *diag)
 			return NULL;
 		}
 		text_position(buf, len, off, &l, &col);
-		if (off >= len)
+		for (i = off + (off < len); i < len && strchr(" \t\r\n", buf[i]); i++)
+			;
+		if (i >= len) {
 			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON: the text ends early (truncated file?)");
-		else
-			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON near '%.12s'", buf + off);
+		} else {
+			int n = 0;
+			while (n < 12 && off + (size_t)n < len && buf[off + (size_t)n] != '\n' && buf[off + (size_t)n] != '\r')
+				n++;
+			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON near '%.*s'%s", n, buf + off,
+				    (strncmp(buf + off, "NaN", 3) == 0 || strncmp(buf + off, "Inf", 3) == 0 ||
+				     strncmp(buf + off, "-Inf", 4) == 0) ? " (numbers must be finite)" : "");
+		}
 		return NULL;
 	}
 	c.buf = buf;

@@ -92,10 +92,10 @@ static void yaml_error(yaml_parser_t *p, const char *buf, size_t len, struct ncf
 	if (p->error == YAML_READER_ERROR) {
 		text_position(buf, len, p->problem_offset, &line, &col);
 		if (p->problem_value != -1)
-			diag_add_at(diag, NCF_ERROR, line, col, "not valid text: %s (byte 0x%02X)", p->problem,
+			diag_add_at(diag, NCF_ERROR, line, col, "not valid UTF-8 text: %s (byte 0x%02X)", p->problem,
 				    (unsigned)p->problem_value & 0xFF);
 		else
-			diag_add_at(diag, NCF_ERROR, line, col, "not valid text: %s", p->problem);
+			diag_add_at(diag, NCF_ERROR, line, col, "not valid UTF-8 text: %s", p->problem);
 		return;
 	}
 	if (p->error == YAML_MEMORY_ERROR) {

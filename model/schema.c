@@ -316,31 +316,28 @@ bool scalar_is_special(const char *t)
 	}
 }
 
-static const char *kind_of(const char *t, bool quoted)
+/* What a scalar that did not fit looks like, for messages: 'four', the string "32", nothing. */
+static const char *describe(const char *t, bool quoted, char *buf, size_t size)
 {
 	if (quoted)
-		return "a string";
-	if (!t[0] || strcmp(t, "null") == 0 || strcmp(t, "~") == 0)
-		return "null";
-	if (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)
-		return "a boolean";
-	if (is_int_text(t) || is_num_text(t, NULL))
-		return "a number";
-	return "a string";
+		snprintf(buf, size, "the string \"%.40s%s\"", t, strlen(t) > 40 ? "..." : "");
+	else if (!t[0] || strcmp(t, "null") == 0 || strcmp(t, "~") == 0)
+		snprintf(buf, size, "nothing");
+	else
+		snprintf(buf, size, "'%.40s%s'", t, strlen(t) > 40 ? "..." : "");
+	return buf;
 }
 
 bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, char *err, size_t errsz)
 {
-	char buf[256];
+	char buf[256], what[80];
 	switch (f->type) {
 	case FT_INT: {
 		long long v;
 		char *end;
 		if (quoted || !is_int_text(t)) {
-			if (!quoted && is_num_text(t, NULL))
-				snprintf(err, errsz, "expected a whole number for '%s', got %s", f->key, t);
-			else
-				snprintf(err, errsz, "expected a whole number for '%s', got %s", f->key, kind_of(t, quoted));
+			snprintf(err, errsz, "expected a whole number for '%s', got %s", f->key,
+				 describe(t, quoted, what, sizeof what));
 			return false;
 		}
 		errno = 0;
@@ -356,8 +353,7 @@ bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, c
 		double v;
 		if (quoted || !is_num_text(t, &v)) {
 			snprintf(err, errsz, "expected a finite decimal number for '%s', got %s", f->key,
-				 quoted || kind_of(t, quoted)[0] != 'a' || strcmp(kind_of(t, quoted), "a number") != 0
-					 ? kind_of(t, quoted) : t);
+				 describe(t, quoted, what, sizeof what));
 			return false;
 		}
 		if (v < f->min || v > f->max) {
@@ -374,7 +370,7 @@ bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, c
 			*field_bool(f, obj) = false;
 		else {
 			snprintf(err, errsz, "expected true or false for '%s', got %s", f->key,
-				 quoted ? "a string" : t);
+				 describe(t, quoted, what, sizeof what));
 			return false;
 		}
 		return true;
@@ -404,10 +400,10 @@ bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, c
 		return true;
 	}
 	case FT_LIST:
-		snprintf(err, errsz, "expected a list for '%s', got %s", f->key, kind_of(t, quoted));
+		snprintf(err, errsz, "expected a list for '%s', got %s", f->key, describe(t, quoted, what, sizeof what));
 		return false;
 	case FT_STRUCT:
-		snprintf(err, errsz, "expected a mapping for '%s', got %s", f->key, kind_of(t, quoted));
+		snprintf(err, errsz, "expected a mapping for '%s', got %s", f->key, describe(t, quoted, what, sizeof what));
 		return false;
 	}
 	return false;
@@ -416,12 +412,15 @@ bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, c
 const char *num_format(double v, char *buf, size_t size)
 {
 	int prec;
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, size, "%.0f", v);
+		return buf;
+	}
 	for (prec = 1; prec <= 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
-	/* Keep a number that was whole as a plain integer literal, others as decimals. */
 	return buf;
 }
 

@@ -68,14 +68,18 @@ static int load_catalog(struct ctx *x)
 	return ok ? EXIT_OK : EXIT_USAGE;
 }
 
-/* Load FILE, or the built-in default when file is NULL. Errors are printed. */
-static int load_design(struct ctx *x, const char *file, struct design *d)
+/* Load FILE, or the built-in default when file is NULL. Errors are printed; the
+ * design's warnings (with their file positions) are handed back in warnings if wanted. */
+static int load_design(struct ctx *x, const char *file, struct design *d, struct ncf_diag *warnings)
 {
 	struct ncf_diag diag = { 0 };
 	bool ok = file ? design_load_file(file, &x->shipped, d, &diag) : design_load_default(&x->shipped, d, &diag);
 	if (!ok)
 		diag_print(stderr, file ? file : "(built-in default)", &diag, false);
-	diag_free(&diag);
+	if (ok && warnings)
+		*warnings = diag;
+	else
+		diag_free(&diag);
 	return ok ? EXIT_OK : EXIT_USAGE;
 }
 
@@ -99,10 +103,9 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		else
 			file = argv[i];
 	}
-	if ((rc = load_design(x, file, &d)) != EXIT_OK)
+	if ((rc = load_design(x, file, &d, &problems)) != EXIT_OK)
 		return rc;
 	design_catalog(&d, &x->shipped, &cat);
-	design_check(&d, &cat, &problems);
 	inventory_compute(&d, &cat, &inv);
 	r.design = &d;
 	r.catalog = &cat;
@@ -160,7 +163,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 		f = FMT_JSON;
 	else
 		return usage_error("export: unknown format '%s' (expected yaml or json)", fmt);
-	if ((rc = load_design(x, file, &d)) != EXIT_OK)
+	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
 	text = design_to_text(&d, f);
 	design_free(&d);
@@ -193,7 +196,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output)\n");
 		return EXIT_USAGE;
 	}
-	if ((rc = load_design(x, file, &d)) != EXIT_OK)
+	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
 	app_init(&app, &d, &x->shipped, file);
 	rc = term_run(&app, o, recovered, sizeof recovered);

@@ -1,0 +1,115 @@
+/* fixtures.h: small catalogs and designs built in C, for tests that link model/ only. */
+#ifndef NCF_TEST_FIXTURES_H
+#define NCF_TEST_FIXTURES_H
+#include <stdio.h>
+#include <string.h>
+#include "model/design.h"
+
+#define SETS(dst, s) snprintf((dst), sizeof(dst), "%s", (s))
+
+static inline void fx_gpu(struct catalog *c, const char *name, int sm, int links, double link_GBps, int pcie_gen)
+{
+	struct cat_gpu *g = vec_push(&c->gpus, sizeof *g);
+	SETS(g->name, name);
+	g->sm = sm;
+	g->nvlink_links = links;
+	g->nvlink_link_GBps = link_GBps;
+	g->pcie_gen = pcie_gen;
+	g->pcie_lanes = 16;
+	g->power_W = 400;
+	SETS(g->source, "test");
+}
+
+static inline void fx_fabric(struct catalog *c, const char *name, int kind, bool nvls, int max_gpus)
+{
+	struct cat_fabric *f = vec_push(&c->fabrics, sizeof *f);
+	SETS(f->name, name);
+	f->kind = kind;
+	f->nvls = nvls;
+	f->max_gpus = max_gpus;
+	SETS(f->source, "test");
+}
+
+static inline void fx_nic(struct catalog *c, const char *name, int gbps, int ports, int pcie_gen)
+{
+	struct cat_nic *n = vec_push(&c->nics, sizeof *n);
+	SETS(n->name, name);
+	n->speed_gbps = gbps;
+	n->ports = ports;
+	n->pcie_gen = pcie_gen;
+	n->pcie_lanes = 16;
+	SETS(n->source, "test");
+}
+
+static inline void fx_switch(struct catalog *c, const char *name, int ports, int gbps, int breakout, double power)
+{
+	struct cat_switch *s = vec_push(&c->switches, sizeof *s);
+	SETS(s->name, name);
+	s->ports = ports;
+	s->port_speed_gbps = gbps;
+	s->max_breakout = breakout;
+	s->power_W = power;
+	s->rack_units = 1;
+	SETS(s->source, "test");
+}
+
+static inline void fx_catalog(struct catalog *c)
+{
+	memset(c, 0, sizeof *c);
+	fx_gpu(c, "a100", 80, 12, 25, 4);
+	fx_gpu(c, "h100", 90, 18, 25, 5);
+	fx_fabric(c, "none", FAB_NONE, false, 0);
+	fx_fabric(c, "nvswitch-gen2", FAB_NVSWITCH, false, 8);
+	fx_fabric(c, "nvswitch-gen3", FAB_NVSWITCH, true, 8);
+	fx_nic(c, "cx5-100", 100, 1, 3);
+	fx_nic(c, "cx7-400", 400, 1, 5);
+	fx_nic(c, "cx7-400-gen3", 400, 1, 3); /* 50 GB/s NIC on a 15.75 GB/s slot */
+	fx_switch(c, "sw32x100", 32, 100, 1, 0);
+	fx_switch(c, "sw64x400", 64, 400, 2, 1000);
+}
+
+/* The reference case: 4 x 8 a100, 4 x 100G NICs each, one 32-port ToR. */
+static inline void fx_reference(struct design *d)
+{
+	struct server_group *g;
+	struct nic_spec *n;
+	struct switch_group *s;
+	struct bundle *b;
+	design_init(d);
+	SETS(d->name, "ref");
+	g = vec_push(&d->servers, sizeof *g);
+	SETS(g->name, "a100");
+	g->count = 4;
+	SETS(g->gpu, "a100");
+	g->gpus = 8;
+	SETS(g->scaleup, "nvswitch-gen2");
+	n = vec_push(&g->nics, sizeof *n);
+	SETS(n->model, "cx5-100");
+	n->count = 4;
+	s = vec_push(&d->switches, sizeof *s);
+	SETS(s->name, "tor");
+	s->role = ROLE_LEAF;
+	s->count = 1;
+	SETS(s->model, "sw32x100");
+	s->breakout = 1;
+	b = vec_push(&d->bundles, sizeof *b);
+	SETS(b->from, "a100");
+	SETS(b->to, "tor");
+	b->links_each = 4;
+	b->wiring = WIRE_TOR;
+	d->job.gpus = 32;
+	d->job.dp = 32;
+	design_assign_ids(d);
+}
+
+/* Does diag hold a problem of severity sev whose message contains text? */
+static inline bool fx_has(const struct ncf_diag *diag, int sev, const char *text)
+{
+	size_t i;
+	for (i = 0; i < diag_count(diag); i++)
+		if (diag_get(diag, i)->sev == sev && strstr(diag_get(diag, i)->msg, text))
+			return true;
+	return false;
+}
+
+#endif

@@ -1,0 +1,321 @@
+/* Loading and saving designs: round trips for every shipped example, and the bad-input
+ * corpus of tests/data/bad (each file's expected message is in tests/data/bad/EXPECTED). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "io/design_io.h"
+#include "model/inventory.h"
+
+static struct catalog shipped;
+
+static void setup(void)
+{
+	struct ncf_diag diag = { 0 };
+	cr_assert(catalog_load_file("share/catalog.yaml", &shipped, &diag), "catalog: %s",
+		  diag_count(&diag) ? diag_get(&diag, 0)->msg : "");
+	diag_free(&diag);
+}
+
+static void teardown(void)
+{
+	catalog_free(&shipped);
+}
+
+TestSuite(io, .init = setup, .fini = teardown);
+
+static void load_or_fail(const char *path, struct design *d)
+{
+	struct ncf_diag diag = { 0 };
+	bool ok = design_load_file(path, &shipped, d, &diag);
+	cr_assert(ok, "%s: %d:%d: %s", path, diag_count(&diag) ? diag_get(&diag, 0)->line : 0,
+		  diag_count(&diag) ? diag_get(&diag, 0)->col : 0, diag_count(&diag) ? diag_get(&diag, 0)->msg : "");
+	cr_assert_eq(diag.n_warnings, 0, "%s has warnings: %s", path, diag_count(&diag) ? diag_get(&diag, 0)->msg : "");
+	diag_free(&diag);
+}
+
+static void from_text(const char *text, enum file_format fmt, struct design *d)
+{
+	struct ncf_diag diag = { 0 };
+	cr_assert(design_load_text(text, strlen(text), fmt, &shipped, d, &diag), "%s",
+		  diag_count(&diag) ? diag_get(&diag, 0)->msg : "");
+	diag_free(&diag);
+}
+
+/* YAML -> design -> YAML -> design -> JSON -> design -> YAML: same design, same text. */
+static void round_trip(const char *path)
+{
+	struct design a, b, c;
+	char *y1, *y2, *j1, *y3;
+	load_or_fail(path, &a);
+	y1 = design_to_text(&a, FMT_YAML);
+	from_text(y1, FMT_YAML, &b);
+	cr_assert(design_equal(&a, &b), "%s: YAML round trip changed the design", path);
+	y2 = design_to_text(&b, FMT_YAML);
+	cr_assert_str_eq(y1, y2, "%s: saving twice gives the same text", path);
+	j1 = design_to_text(&b, FMT_JSON);
+	from_text(j1, FMT_JSON, &c);
+	cr_assert(design_equal(&a, &c), "%s: JSON round trip changed the design", path);
+	y3 = design_to_text(&c, FMT_YAML);
+	cr_assert_str_eq(y1, y3, "%s: YAML -> JSON -> YAML", path);
+	free(y1);
+	free(y2);
+	free(j1);
+	free(y3);
+	design_free(&a);
+	design_free(&b);
+	design_free(&c);
+}
+
+Test(io, every_example_round_trips)
+{
+	DIR *dir = opendir("share/examples");
+	struct dirent *e;
+	int n = 0;
+	cr_assert_not_null(dir);
+	while ((e = readdir(dir))) {
+		char path[512];
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+			continue;
+		snprintf(path, sizeof path, "share/examples/%s", e->d_name);
+		round_trip(path);
+		n++;
+	}
+	closedir(dir);
+	cr_assert_geq(n, 4, "the examples are there");
+}
+
+Test(io, numbers_round_trip_exactly)
+{
+	struct design a, b;
+	char *t;
+	const double odd[] = { 0.1, 1.0 / 3.0, 0.30000000000000004, 0.123456789012345 };
+	size_t i;
+	load_or_fail("share/examples/reference-case.yaml", &a);
+	for (i = 0; i < sizeof odd / sizeof *odd; i++) {
+		a.job.mfu = odd[i];
+		a.job.compute_ms = odd[i] * 1000;
+		t = design_to_text(&a, i % 2 ? FMT_JSON : FMT_YAML);
+		from_text(t, i % 2 ? FMT_JSON : FMT_YAML, &b);
+		cr_assert_eq(b.job.mfu, odd[i], "%.17g came back as %.17g", odd[i], b.job.mfu);
+		cr_assert_eq(b.job.compute_ms, odd[i] * 1000);
+		design_free(&b);
+		free(t);
+	}
+	design_free(&a);
+}
+
+Test(io, strings_that_look_like_numbers_survive)
+{
+	struct design a, b;
+	char *t;
+	int f;
+	load_or_fail("share/examples/reference-case.yaml", &a);
+	snprintf(a.description, sizeof a.description, "%s", "400");
+	snprintf(a.job.name, sizeof a.job.name, "%s", "NO");
+	for (f = FMT_YAML; f <= FMT_JSON; f++) {
+		t = design_to_text(&a, (enum file_format)f);
+		from_text(t, (enum file_format)f, &b);
+		cr_assert_str_eq(b.description, "400");
+		cr_assert_str_eq(b.job.name, "NO");
+		design_free(&b);
+		free(t);
+	}
+	design_free(&a);
+}
+
+Test(io, builtin_default_is_the_shipped_reference_case)
+{
+	struct design a, b;
+	struct ncf_diag diag = { 0 };
+	struct inventory inv;
+	load_or_fail("share/examples/reference-case.yaml", &a);
+	cr_assert(design_load_default(&shipped, &b, &diag));
+	cr_assert(design_equal(&a, &b));
+	inventory_compute(&b, &shipped, &inv);
+	cr_assert_eq(inv.gpus, 32);
+	cr_assert_eq(inv.servers, 4);
+	cr_assert_eq(inv.nics_compute, 16);
+	inventory_free(&inv);
+	design_free(&a);
+	design_free(&b);
+	diag_free(&diag);
+}
+
+Test(io, builtin_catalog_is_the_shipped_one)
+{
+	struct catalog b;
+	struct ncf_diag diag = { 0 };
+	cr_assert(catalog_load_builtin(&b, &diag));
+	cr_assert(schema_equal(&catalog_schema, &b, &shipped));
+	catalog_free(&b);
+	diag_free(&diag);
+}
+
+Test(io, catalog_entries_name_a_source_and_required_parts)
+{
+	const char *gpus[] = { "v100-sxm2", "a100-sxm4-80gb", "a100-pcie-80gb", "h100-sxm5", "h100-pcie", "h200-sxm",
+			       "h800-sxm", "h20", "b200", "gb200", "l40s", "rtx-4090", "rtx-5090" };
+	const char *nics[] = { "connectx-5-100g", "connectx-6-hdr", "connectx-6dx-100g", "connectx-7-ndr",
+			       "connectx-8", "bluefield-3-b3240" };
+	const char *switches[] = { "qm8700", "qm9700", "q3400", "sn2700", "sn4600", "sn5600", "generic-64x400" };
+	size_t i;
+	for (i = 0; i < sizeof gpus / sizeof *gpus; i++)
+		cr_expect_not_null(catalog_gpu(&shipped, gpus[i]), "GPU %s", gpus[i]);
+	for (i = 0; i < sizeof nics / sizeof *nics; i++)
+		cr_expect_not_null(catalog_nic(&shipped, nics[i]), "NIC %s", nics[i]);
+	for (i = 0; i < sizeof switches / sizeof *switches; i++)
+		cr_expect_not_null(catalog_switch(&shipped, switches[i]), "switch %s", switches[i]);
+	cr_expect(catalog_fabric(&shipped, "nvswitch-gen3")->nvls);
+	cr_expect_not(catalog_fabric(&shipped, "nvswitch-gen2")->nvls);
+	/* Every entry of every kind starts with a name and carries a source (required field). */
+	for (i = 0; i < catalog_schema.nfields; i++) {
+		const struct field *f = &catalog_schema.fields[i];
+		const struct vec *v = (const struct vec *)((const char *)&shipped + f->off);
+		const struct field *src = schema_field(f->sub, "source");
+		size_t j;
+		cr_assert_gt(v->n, 0, "catalog %s is not empty", f->key);
+		for (j = 0; j < v->n; j++)
+			cr_expect(strlen((const char *)v->v + j * f->sub->size + src->off) > 10, "%s %s has a source",
+				  f->key, (const char *)v->v + j * f->sub->size);
+	}
+}
+
+Test(io, catalog_duplicate_names_rejected)
+{
+	struct catalog c;
+	struct ncf_diag diag = { 0 };
+	const char *text = "gpus:\n  - {name: x, sm: 80, pcie_gen: 4, pcie_lanes: 16, source: s}\n"
+			   "  - {name: x, sm: 90, pcie_gen: 5, pcie_lanes: 16, source: s}\n";
+	cr_assert_not(catalog_load_text(text, strlen(text), FMT_YAML, &c, &diag));
+	cr_assert_str_eq(diag_get(&diag, 0)->msg, "duplicate GPU name 'x' in the catalog");
+	cr_assert_eq(diag_get(&diag, 0)->line, 3);
+	diag_free(&diag);
+}
+
+Test(io, design_catalog_overrides)
+{
+	struct design d;
+	struct catalog cat;
+	const char *text = "ncfabric: 1\nname: o\ncatalog:\n  nics:\n    - {name: my-nic, speed_gbps: 800, ports: 1, "
+			   "protocol: roce, pcie_gen: 6, pcie_lanes: 16, source: lab}\n"
+			   "servers:\n  - {name: s, count: 2, gpu: h100-sxm5, gpus: 8, scaleup: nvswitch-gen3,"
+			   " nics: [{model: my-nic, count: 8}]}\n";
+	from_text(text, FMT_YAML, &d);
+	design_catalog(&d, &shipped, &cat);
+	cr_assert_eq(catalog_nic(&cat, "my-nic")->speed_gbps, 800);
+	catalog_free(&cat);
+	design_free(&d);
+}
+
+static char *trim(char *s)
+{
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+Test(io, bad_inputs_give_one_clear_message)
+{
+	FILE *f = fopen("tests/data/bad/EXPECTED", "r");
+	char line[1024];
+	int n = 0;
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof line, f)) {
+		char *bar = strchr(trim(line), '|'), path[512], got[1024];
+		struct design d, before;
+		struct ncf_diag diag = { 0 };
+		const struct ncf_problem *p;
+		if (!bar || line[0] == '#')
+			continue;
+		*bar = '\0';
+		snprintf(path, sizeof path, "tests/data/bad/%s", line);
+		memset(&d, 0xA5, sizeof d);
+		memcpy(&before, &d, sizeof d);
+		cr_assert_not(design_load_file(path, &shipped, &d, &diag), "%s loads", path);
+		cr_assert_eq(memcmp(&d, &before, sizeof d), 0, "%s: a failed load changes nothing", path);
+		cr_assert_eq(diag.n_errors, 1, "%s: exactly one error, got %d", path, diag.n_errors);
+		for (p = diag_get(&diag, 0); p->sev != NCF_ERROR; p++)
+			;
+		snprintf(got, sizeof got, "%d:%d: %s", p->line, p->col, p->msg);
+		cr_expect_str_eq(got, bar + 1, "%s", path);
+		diag_free(&diag);
+		n++;
+	}
+	fclose(f);
+	cr_assert_geq(n, 25);
+}
+
+Test(io, every_bad_file_has_an_expectation)
+{
+	DIR *dir = opendir("tests/data/bad");
+	struct dirent *e;
+	char expected[65536] = "";
+	FILE *f = fopen("tests/data/bad/EXPECTED", "r");
+	size_t n = fread(expected, 1, sizeof expected - 1, f);
+	expected[n] = '\0';
+	fclose(f);
+	while ((e = readdir(dir))) {
+		char key[300];
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "EXPECTED") == 0)
+			continue;
+		snprintf(key, sizeof key, "%s|", e->d_name);
+		cr_expect_not_null(strstr(expected, key), "%s has no line in EXPECTED", e->d_name);
+	}
+	closedir(dir);
+}
+
+Test(io, save_is_atomic_and_keeps_a_backup)
+{
+	char dir[] = "/tmp/ncf-test-XXXXXX", path[600], bak[600], err[256];
+	struct design a, b;
+	struct stat st;
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/d.yaml", dir);
+	snprintf(bak, sizeof bak, "%s/d.yaml~", dir);
+	load_or_fail("share/examples/reference-case.yaml", &a);
+	cr_assert(design_save(&a, path, err, sizeof err), "%s", err);
+	cr_assert_neq(stat(bak, &st), 0, "no backup of a file that did not exist");
+	a.job.mfu = 0.5;
+	cr_assert(design_save(&a, path, err, sizeof err), "%s", err);
+	cr_assert_eq(stat(bak, &st), 0, "the previous version is kept as FILE~");
+	load_or_fail(path, &b);
+	cr_assert(design_equal(&a, &b));
+	design_free(&b);
+	load_or_fail(bak, &b);
+	cr_assert_float_eq(b.job.mfu, 0.4, 1e-12, "the backup holds the old design");
+	design_free(&b);
+	/* A directory that cannot be written: the save fails with a message, nothing changes. */
+	snprintf(path, sizeof path, "%s/missing/d.yaml", dir);
+	cr_assert_not(design_save(&a, path, err, sizeof err));
+	cr_assert(strstr(err, "cannot create a file beside"), "%s", err);
+	design_free(&a);
+	snprintf(path, sizeof path, "rm -rf %s", dir);
+	cr_assert_eq(system(path), 0);
+}
+
+Test(io, json_positions)
+{
+	struct ncf_diag diag = { 0 };
+	struct design d;
+	const char *text = "{\n  \"ncfabric\": 1,\n  \"name\": \"j\",\n  \"servers\": [\n    {\"name\": \"s\", \"count\": 2,"
+			   " \"gpu\": \"h100-sxm\", \"gpus\": 8, \"scaleup\": \"nvswitch-gen3\"}\n  ]\n}\n";
+	cr_assert_not(design_load_text(text, strlen(text), FMT_JSON, &shipped, &d, &diag));
+	cr_assert_eq(diag_get(&diag, 0)->line, 5);
+	cr_assert_eq(diag_get(&diag, 0)->col, 38);
+	cr_assert_str_eq(diag_get(&diag, 0)->msg, "unknown GPU 'h100-sxm' (did you mean 'h100-sxm5'?)");
+	diag_free(&diag);
+}
+
+Test(io, format_guess)
+{
+	cr_assert_eq(format_guess("a.json", "", 0), FMT_JSON);
+	cr_assert_eq(format_guess("a.yml", "{", 1), FMT_YAML);
+	cr_assert_eq(format_guess("-", "  {\"a\":1}", 9), FMT_JSON);
+	cr_assert_eq(format_guess("-", "a: 1", 4), FMT_YAML);
+}
