@@ -130,6 +130,7 @@ tests-build: $(BIN) $(TEST_BINS)
 test-run: tests-build check-layers
 	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; \
 	echo "== tests/cli.sh"; NCF_BIN=$(BIN) sh tests/cli.sh || fail=1; \
+	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) sh tests/tmux.sh || fail=1; \
 	exit $$fail
 
 test: deps

@@ -337,7 +337,7 @@ bool ed_delete(struct editor *ed, int id, bool cascade)
 			}
 		}
 		if (n) {
-			snprintf(ed->msg, sizeof ed->msg, "deleting '%s' would orphan %zu bundle%s: %s", name, n,
+			snprintf(ed->msg, sizeof ed->msg, "deleting '%s' would orphan %zu bundle%s: %.200s", name, n,
 				 n == 1 ? "" : "s", list);
 			return false;
 		}

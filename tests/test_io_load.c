@@ -234,7 +234,7 @@ Test(io, bad_inputs_give_one_clear_message)
 		if (!bar || line[0] == '#')
 			continue;
 		*bar = '\0';
-		snprintf(path, sizeof path, "tests/data/bad/%s", line);
+		snprintf(path, sizeof path, "tests/data/bad/%.400s", line);
 		memset(&d, 0xA5, sizeof d);
 		memcpy(&before, &d, sizeof d);
 		cr_assert_not(design_load_file(path, &shipped, &d, &diag), "%s loads", path);
@@ -318,4 +318,27 @@ Test(io, format_guess)
 	cr_assert_eq(format_guess("a.yml", "{", 1), FMT_YAML);
 	cr_assert_eq(format_guess("-", "  {\"a\":1}", 9), FMT_JSON);
 	cr_assert_eq(format_guess("-", "a: 1", 4), FMT_YAML);
+}
+
+/* ncfabric.5 documents every key a file may hold. */
+static void keys_documented(const struct schema *s, const char *man)
+{
+	size_t i;
+	for (i = 0; i < s->nfields; i++) {
+		const struct field *f = &s->fields[i];
+		char bold[80];
+		snprintf(bold, sizeof bold, "%s", f->key);
+		cr_expect_not_null(strstr(man, bold), "ncfabric.5 does not mention '%s' (%s)", f->key, s->name);
+		if (f->type == FT_LIST || f->type == FT_STRUCT)
+			keys_documented(f->sub, man);
+	}
+}
+
+Test(io, man5_documents_every_key)
+{
+	size_t len;
+	char err[128], *man = file_read("share/ncfabric.5", &len, err, sizeof err);
+	cr_assert_not_null(man, "%s", err);
+	keys_documented(&design_schema, man);
+	free(man);
 }

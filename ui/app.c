@@ -9,11 +9,11 @@ static const char *const action_names[] = { ACTIONS(ACT_NAME) };
 static const char *const action_helps[] = { ACTIONS(ACT_HELP) };
 
 const struct keybind keymap[] = {
+	{ 'q', ACT_QUIT, "q" },       { '?', ACT_HELP, "?" },        { NK_F1, ACT_HELP, "F1" },
 	{ 'j', ACT_NEXT, "j" },       { NK_DOWN, ACT_NEXT, "Down" }, { 'k', ACT_PREV, "k" },
 	{ NK_UP, ACT_PREV, "Up" },    { '+', ACT_INC, "+" },         { '=', ACT_INC, "=" },
 	{ '-', ACT_DEC, "-" },        { 'u', ACT_UNDO, "u" },        { NK_CTRL_R, ACT_REDO, "C-r" },
-	{ 'w', ACT_SAVE, "w" },       { '?', ACT_HELP, "?" },        { NK_F1, ACT_HELP, "F1" },
-	{ NK_CTRL_L, ACT_REDRAW, "C-l" }, { 'q', ACT_QUIT, "q" },
+	{ 'w', ACT_SAVE, "w" },       { NK_CTRL_L, ACT_REDRAW, "C-l" },
 };
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 

@@ -63,8 +63,19 @@ static int draw_inventory(const struct app *app, struct cellbuf *c, int x, int y
 	y = stat_line(c, x, y, w, "GPUs", buf);
 	snprintf(buf, sizeof buf, "%ld (+%ld storage)", inv->nics_compute, inv->nics_storage);
 	y = stat_line(c, x, y, w, "NICs", buf);
-	snprintf(buf, sizeof buf, "%ld leaf, %ld spine, %ld core", inv->switches[0], inv->switches[1], inv->switches[2]);
-	y = stat_line(c, x, y, w, "switches", buf);
+	{
+		size_t used = 0;
+		int r;
+		buf[0] = '\0';
+		for (r = 0; r < 3; r++)
+			if (inv->switches[r] && used < sizeof buf) {
+				int k = snprintf(buf + used, sizeof buf - used, "%s%ld %s", used ? ", " : "", inv->switches[r],
+						 switch_role_names[r]);
+				if (k > 0)
+					used += (size_t)k;
+			}
+		y = stat_line(c, x, y, w, "switches", used ? buf : "none");
+	}
 	snprintf(buf, sizeof buf, "%ld (%ld optics)", inv->links, inv->transceivers);
 	y = stat_line(c, x, y, w, "links", buf);
 	if (inv->power_W > 0)
@@ -97,8 +108,8 @@ static void draw_status(const struct app *app, struct cellbuf *c)
 			seen |= keymap[j].action == keymap[i].action;
 		if (seen || keymap[i].action == ACT_REDRAW)
 			continue;
-		x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, " %s %s ", keymap[i].label,
-				   action_name(keymap[i].action));
+		x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, " %s:%s", keymap[i].label,
+				    action_name(keymap[i].action));
 	}
 }
 

@@ -1,0 +1,157 @@
+#include "layouts/place.h"
+#include <stdio.h>
+#include <string.h>
+
+static const struct position *pinned_at(const struct design *d, const char *name)
+{
+	size_t i;
+	for (i = 0; i < d->canvas.positions.n; i++)
+		if (strcmp(VEC_AT(d->canvas.positions, struct position, i).block, name) == 0)
+			return &VEC_AT(d->canvas.positions, struct position, i);
+	return NULL;
+}
+
+static struct block *add(struct placement *p, int kind, int id, const char *name, int tier, const char *label)
+{
+	struct block *b = vec_push(&p->blocks, sizeof *b);
+	b->kind = kind;
+	b->id = id;
+	b->tier = tier;
+	snprintf(b->name, sizeof b->name, "%s", name);
+	snprintf(b->label, sizeof b->label, "%.95s", label);
+	return b;
+}
+
+bool block_overlap(const struct block *a, const struct block *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+static bool free_at(const struct placement *p, const struct block *self, int x, int y, int w)
+{
+	size_t i;
+	struct block probe = *self;
+	probe.x = x;
+	probe.y = y;
+	probe.w = w;
+	for (i = 0; i < p->blocks.n; i++) {
+		const struct block *o = &VEC_AT(p->blocks, struct block, i);
+		if (o != self && (o->pinned || o->w > 0) && block_overlap(&probe, o))
+			return false;
+	}
+	return true;
+}
+
+static int row_y(int tier, int top_tier, int h)
+{
+	/* Rows spread over the height: the top tier at 0, servers at the bottom. */
+	int rows = top_tier + 1, gap;
+	if (rows == 1)
+		return 0;
+	gap = (h - PLACE_BOX_H) / (rows - 1);
+	if (gap < PLACE_BOX_H + 1)
+		gap = PLACE_BOX_H + 1;
+	return (top_tier - tier) * gap;
+}
+
+void place_design(const struct design *d, int w, int h, struct placement *p)
+{
+	size_t i;
+	int tier, top = 0;
+	char label[96];
+	memset(p, 0, sizeof *p);
+	p->w = w;
+	p->h = h;
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		snprintf(label, sizeof label, "%.40s %d x %.40s", g->name, g->count, g->model[0] ? g->model : g->gpu);
+		add(p, GK_SERVER, g->id, g->name, 0, label);
+	}
+	for (i = 0; i < d->domains.n; i++) {
+		const struct domain_group *m = DESIGN_DOMAIN(d, i);
+		snprintf(label, sizeof label, "%.40s %d x NVLink domain", m->name, m->count);
+		add(p, GK_DOMAIN, m->id, m->name, 0, label);
+	}
+	for (i = 0; i < d->switches.n; i++) {
+		const struct switch_group *s = DESIGN_SWITCH(d, i);
+		snprintf(label, sizeof label, "%.40s %d x %.40s", s->name, s->count, s->model);
+		add(p, GK_SWITCH, s->id, s->name, 1 + s->role, label);
+		if (1 + s->role > top)
+			top = 1 + s->role;
+	}
+	/* Pinned blocks first, so the others flow around them. */
+	for (i = 0; i < p->blocks.n; i++) {
+		struct block *b = &VEC_AT(p->blocks, struct block, i);
+		const struct position *pos = pinned_at(d, b->name);
+		int len = (int)strlen(b->label) + 4;
+		b->h = PLACE_BOX_H;
+		if (pos) {
+			b->pinned = true;
+			b->w = len < w ? len : w;
+			b->x = pos->x + b->w <= w ? pos->x : (w - b->w > 0 ? w - b->w : 0);
+			b->y = pos->y + b->h <= h ? pos->y : (h - b->h > 0 ? h - b->h : 0);
+		}
+	}
+	for (tier = 0; tier <= top; tier++) {
+		int n = 0, k = 0, slot, fit = w / PLACE_MIN_W, shown;
+		for (i = 0; i < p->blocks.n; i++)
+			n += VEC_AT(p->blocks, struct block, i).tier == tier && !VEC_AT(p->blocks, struct block, i).pinned;
+		if (!n)
+			continue;
+		/* More blocks than the row holds: the last slot says how many are not shown. */
+		shown = n <= fit ? n : (fit > 1 ? fit - 1 : 0);
+		if (shown < n) {
+			snprintf(label, sizeof label, "+%d more", n - shown);
+			add(p, GK_NONE, 0, "", tier, label)->h = PLACE_BOX_H;
+		}
+		slot = w / (shown < n ? shown + 1 : n);
+		for (i = 0; i < p->blocks.n; i++) {
+			struct block *b = &VEC_AT(p->blocks, struct block, i);
+			int bw, x0, y = row_y(tier, top, h), dx;
+			if (b->tier != tier || b->pinned)
+				continue;
+			if (k >= shown && b->kind != GK_NONE) {
+				b->w = b->h = 0; /* hidden: counted in the "+N more" block */
+				b->x = b->y = 0;
+				continue;
+			}
+			bw = (int)strlen(b->label) + 4;
+			if (bw > slot - 1)
+				bw = slot - 1 > 5 ? slot - 1 : 5;
+			x0 = k * slot + (slot - bw) / 2;
+			k++;
+			b->y = y;
+			/* Nearest free stretch of the row: try the slot, then step outwards. */
+			for (dx = 0; dx < w; dx++) {
+				if (x0 + dx + bw <= w && free_at(p, b, x0 + dx, y, bw)) {
+					x0 += dx;
+					break;
+				}
+				if (x0 - dx >= 0 && free_at(p, b, x0 - dx, y, bw)) {
+					x0 -= dx;
+					break;
+				}
+			}
+			b->x = x0;
+			b->w = bw;
+			if ((int)strlen(b->label) > bw - 4 && bw > 5) {
+				b->label[bw - 5] = '~'; /* cut labels say so */
+				b->label[bw - 4] = '\0';
+			}
+		}
+	}
+}
+
+void placement_free(struct placement *p)
+{
+	vec_release(&p->blocks);
+}
+
+const struct block *placement_find(const struct placement *p, const char *name)
+{
+	size_t i;
+	for (i = 0; i < p->blocks.n; i++)
+		if (strcmp(VEC_AT(p->blocks, struct block, i).name, name) == 0)
+			return &VEC_AT(p->blocks, struct block, i);
+	return NULL;
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# End-to-end tests of the ncfabric binary: exit codes, messages, report, export.
+# Prints one line per check and closes with "N passed, N failed".
+BIN=${NCF_BIN:-build/ncfabric}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "[PASS] $1"; }
+bad() { fail=$((fail + 1)); echo "[FAIL] $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/       /'; }
+
+# expect NAME STATUS COMMAND...: run, compare the exit status
+expect() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$name"; else bad "$name (exit $got, wanted $want)" "$(cat "$TMP/err")"; fi
+}
+# has NAME FILE TEXT: FILE contains TEXT
+has() {
+	if grep -qF -- "$3" "$2"; then ok "$1"; else bad "$1: no '$3' in $(basename "$2")" "$(head -5 "$2")"; fi
+}
+
+expect "help exits 0" 0 "$BIN" --help
+has "help names report" "$TMP/out" "ncfabric report [FILE] [--json]"
+has "help names export" "$TMP/out" "ncfabric export FILE --format FMT"
+expect "version" 0 "$BIN" --version
+has "version text" "$TMP/out" "ncfabric 0."
+
+expect "unknown option is bad usage" 2 "$BIN" --frobnicate
+has "unknown option message" "$TMP/err" "ncfabric: unknown option '--frobnicate'"
+expect "interactive refuses a non-tty" 2 "$BIN"
+has "non-tty message" "$TMP/err" "the designer needs a terminal"
+
+expect "report default" 0 "$BIN" report
+has "report shows GPUs" "$TMP/out" "GPUs             32"
+has "report shows NICs" "$TMP/out" "NICs             16 compute, 0 storage"
+expect "report --json default" 0 "$BIN" report --json
+python3 - "$TMP/out" <<'PY' && ok "report --json: 32 GPUs, 4 servers, 16 NICs" || bad "report --json keys"
+import json, sys
+r = json.load(open(sys.argv[1]))
+inv = r["inventory"]
+assert (inv["gpus"], inv["servers"], inv["nics"]) == (32, 4, 16), inv
+assert inv["switches"] == {"leaf": 1, "spine": 0, "core": 0}
+assert inv["cables"]["dac"] == 16 and r["errors"] == 0
+for k in ("ncfabric_version", "design", "file", "catalog", "inventory", "problems", "errors", "warnings"):
+    assert k in r, k
+PY
+
+for f in share/examples/*.yaml; do
+	expect "report $f" 0 "$BIN" report "$f"
+	expect "export $f as json" 0 "$BIN" export "$f" --format json -o "$TMP/x.json"
+	expect "export json back to yaml" 0 "$BIN" export "$TMP/x.json" --format yaml -o "$TMP/x.yaml"
+	"$BIN" export "$f" --format yaml >"$TMP/direct.yaml"
+	if cmp -s "$TMP/direct.yaml" "$TMP/x.yaml"; then ok "yaml -> json -> yaml is stable for $f"; else bad "round trip $f" "$(diff "$TMP/direct.yaml" "$TMP/x.yaml" | head)"; fi
+done
+if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+	python3 -c 'import yaml,sys; d=yaml.safe_load(open(sys.argv[1])); assert d["ncfabric"]==1 and d["servers"][0]["count"]==4' "$TMP/direct.yaml" \
+		&& ok "exported YAML reads in PyYAML" || bad "exported YAML reads in PyYAML"
+fi
+
+expect "export to stdout from stdin" 0 sh -c "$BIN export - --format json < share/examples/pcie-box.yaml"
+has "stdin export is JSON" "$TMP/out" '"name":	"pcie-box"'
+expect "export needs --format" 2 "$BIN" export share/examples/pcie-box.yaml
+has "export --format message" "$TMP/err" "export: --format is required (yaml or json)"
+expect "export unknown format" 2 "$BIN" export share/examples/pcie-box.yaml --format xml
+expect "export to an unwritable place fails" 1 "$BIN" export share/examples/pcie-box.yaml --format yaml -o /nonexistent/dir/x.yaml
+has "unwritable message" "$TMP/err" "cannot create a file beside /nonexistent/dir/x.yaml"
+expect "missing file" 2 "$BIN" report "$TMP/none.yaml"
+has "missing file message" "$TMP/err" "ncfabric: $TMP/none.yaml: cannot open: No such file or directory"
+
+# Every hostile file: exit status 2, exactly one line on stderr, FILE:LINE:COL: message.
+while IFS='|' read -r file msg; do
+	case "$file" in ''|'#'*) continue ;; esac
+	"$BIN" report "tests/data/bad/$file" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	want="ncfabric: tests/data/bad/$file:$msg"
+	if [ $st = 2 ] && [ "$(cat "$TMP/err")" = "$want" ] && [ ! -s "$TMP/out" ]; then
+		ok "bad input $file"
+	else
+		bad "bad input $file (exit $st)" "got:  $(cat "$TMP/err")
+want: $want"
+	fi
+done < tests/data/bad/EXPECTED
+
+# The catalog: a broken one is refused with its position; the built-in copy is used from anywhere.
+printf 'gpus:\n  - name: x\n    sm: eighty\n' >"$TMP/cat.yaml"
+expect "broken catalog" 2 "$BIN" --catalog "$TMP/cat.yaml" report
+has "broken catalog message" "$TMP/err" "ncfabric: $TMP/cat.yaml:3:9: expected a whole number for 'sm', got 'eighty'"
+cp "$BIN" "$TMP/ncfabric-elsewhere"
+expect "runs from anywhere with the built-in catalog" 0 "$TMP/ncfabric-elsewhere" report --json
+has "built-in catalog named" "$TMP/out" '"catalog":	"built-in"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,107 @@
+#include <criterion/criterion.h>
+#include "fixtures.h"
+#include "layouts/place.h"
+#include <stdlib.h>
+
+static void add_switch(struct design *d, const char *name, int role, int count)
+{
+	struct switch_group *s = vec_push(&d->switches, sizeof *s);
+	SETS(s->name, name);
+	s->role = role;
+	s->count = count;
+	SETS(s->model, "sw64x400");
+	s->breakout = 1;
+	s->id = d->next_id++;
+}
+
+static void no_overlap(const struct placement *p)
+{
+	size_t i, j;
+	for (i = 0; i < p->blocks.n; i++) {
+		const struct block *a = &VEC_AT(p->blocks, struct block, i);
+		if (a->w == 0)
+			continue;
+		cr_expect(a->x >= 0 && a->y >= 0 && a->x + a->w <= p->w && a->y + a->h <= p->h,
+			  "%s inside %dx%d: %d,%d %dx%d", a->name, p->w, p->h, a->x, a->y, a->w, a->h);
+		for (j = 0; j < i; j++)
+			cr_expect_not(block_overlap(a, &VEC_AT(p->blocks, struct block, j)), "%s overlaps %s", a->name,
+				      VEC_AT(p->blocks, struct block, j).name);
+	}
+}
+
+Test(place, tiers_are_rows_core_on_top)
+{
+	struct design d;
+	struct placement p;
+	fx_reference(&d);
+	add_switch(&d, "spine", ROLE_SPINE, 4);
+	add_switch(&d, "core", ROLE_CORE, 2);
+	place_design(&d, 80, 20, &p);
+	cr_assert_eq(placement_find(&p, "core")->y, 0);
+	cr_assert_lt(placement_find(&p, "spine")->y, placement_find(&p, "tor")->y);
+	cr_assert_lt(placement_find(&p, "tor")->y, placement_find(&p, "a100")->y);
+	cr_assert_eq(placement_find(&p, "a100")->y + PLACE_BOX_H, 20 - (20 - PLACE_BOX_H) % 3);
+	no_overlap(&p);
+	placement_free(&p);
+	design_free(&d);
+}
+
+Test(place, many_blocks_fit_without_overlap)
+{
+	struct design d;
+	struct placement p;
+	char name[16];
+	int i, sizes[][2] = { { 80, 24 }, { 200, 60 }, { 40, 12 } };
+	size_t s;
+	fx_reference(&d);
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof name, "leaf%d", i);
+		add_switch(&d, name, ROLE_LEAF, 1);
+	}
+	for (s = 0; s < 3; s++) {
+		size_t k, more = 0;
+		place_design(&d, sizes[s][0], sizes[s][1], &p);
+		no_overlap(&p);
+		for (k = 0; k < p.blocks.n; k++)
+			more += VEC_AT(p.blocks, struct block, k).kind == GK_NONE;
+		cr_expect_eq(more, sizes[s][0] < 13 * PLACE_MIN_W, "a '+N more' block only when the row is full (%dx%d)",
+			     sizes[s][0], sizes[s][1]);
+		placement_free(&p);
+	}
+	design_free(&d);
+}
+
+Test(place, pinned_blocks_stay_and_others_avoid_them)
+{
+	struct design d;
+	struct placement p;
+	struct position *pos;
+	fx_reference(&d);
+	pos = vec_push(&d.canvas.positions, sizeof *pos);
+	SETS(pos->block, "tor");
+	pos->x = 30;
+	pos->y = 14;
+	place_design(&d, 80, 20, &p);
+	cr_assert_eq(placement_find(&p, "tor")->x, 30);
+	cr_assert_eq(placement_find(&p, "tor")->y, 14);
+	cr_assert(placement_find(&p, "tor")->pinned);
+	no_overlap(&p);
+	placement_free(&p);
+	design_free(&d);
+}
+
+Test(place, stable_under_count_changes)
+{
+	struct design d;
+	struct placement a, b;
+	fx_reference(&d);
+	add_switch(&d, "leaf2", ROLE_LEAF, 1);
+	place_design(&d, 80, 24, &a);
+	DESIGN_SWITCH(&d, 0)->count = 100; /* the label grows by two characters */
+	place_design(&d, 80, 24, &b);
+	cr_assert_eq(placement_find(&a, "leaf2")->x, placement_find(&b, "leaf2")->x, "a neighbour does not move");
+	cr_assert_leq(abs(placement_find(&a, "tor")->x - placement_find(&b, "tor")->x), 1);
+	placement_free(&a);
+	placement_free(&b);
+	design_free(&d);
+}
