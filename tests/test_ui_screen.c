@@ -81,27 +81,22 @@ static void run(struct app *app, const char *actions)
 	}
 }
 
-Test(screen, default_80x24)
+/* Open file (NULL: the default design), run actions, compare the w x h screen with name. */
+static void screen_case(const char *file, const char *actions, int w, int h, const char *name)
 {
 	struct app app;
 	char *t;
-	open_app(&app, NULL);
-	t = render(&app, 80, 24);
-	golden("default-80x24", t);
+	open_app(&app, file);
+	run(&app, actions);
+	t = render(&app, w, h);
+	golden(name, t);
 	free(t);
 	app_free(&app);
 }
 
-Test(screen, default_160x48)
-{
-	struct app app;
-	char *t;
-	open_app(&app, NULL);
-	t = render(&app, 160, 48);
-	golden("default-160x48", t);
-	free(t);
-	app_free(&app);
-}
+Test(screen, default_80x24) { screen_case(NULL, "", 80, 24, "default-80x24"); }
+Test(screen, default_160x48) { screen_case(NULL, "", 160, 48, "default-160x48"); }
+Test(screen, too_small) { screen_case(NULL, "", 60, 20, "too-small-60x20"); }
 
 Test(screen, edit_changes_the_numbers_and_undo_restores)
 {
@@ -151,16 +146,6 @@ Test(screen, help_is_generated_from_the_key_table)
 	app_free(&app);
 }
 
-Test(screen, too_small)
-{
-	struct app app;
-	char *t;
-	open_app(&app, NULL);
-	t = render(&app, 60, 20);
-	golden("too-small-60x20", t);
-	free(t);
-	app_free(&app);
-}
 
 Test(screen, quit_asks_when_dirty)
 {
