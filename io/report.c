@@ -1,4 +1,5 @@
 #include "io/report.h"
+#include "io/units.h"
 #include "model/alloc.h"
 #include <cJSON.h>
 #include <string.h>
@@ -7,6 +8,9 @@
 #ifndef NCF_VERSION_STRING
 #define NCF_VERSION_STRING "0.1.0"
 #endif
+
+static void report_model_text(FILE *out, const struct report_in *r);
+static void report_model_json(cJSON *root, const struct report_in *r);
 
 static const char *plural(long n, const char *one, const char *many)
 {
@@ -96,6 +100,8 @@ void report_text(FILE *out, const struct report_in *r)
 			fprintf(out, " (%s)", p->path);
 		fprintf(out, "\n");
 	}
+	if (r->metrics)
+		report_model_text(out, r);
 }
 
 char *report_json(const struct report_in *r)
@@ -172,6 +178,8 @@ char *report_json(const struct report_in *r)
 	}
 	cJSON_AddNumberToObject(root, "errors", r->problems->n_errors);
 	cJSON_AddNumberToObject(root, "warnings", r->problems->n_warnings);
+	if (r->metrics)
+		report_model_json(root, r);
 
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
@@ -182,4 +190,241 @@ char *report_json(const struct report_in *r)
 	strcat(out, "\n");
 	cJSON_free(text);
 	return out;
+}
+
+/* ---- the model's numbers ------------------------------------------------------------ */
+
+static const char *ratio_text(double r, char *buf, size_t size)
+{
+	if (r <= 0)
+		snprintf(buf, size, "top tier");
+	else
+		snprintf(buf, size, "%.3g:1", r);
+	return buf;
+}
+
+static void report_model_text(FILE *out, const struct report_in *r)
+{
+	const struct metrics *m = r->metrics;
+	const struct fabric *f = &m->fabric;
+	const struct workload *w = &m->work;
+	char buf[64], sz[32];
+	int c, u, i;
+	fprintf(out, "\nFabric\n");
+	fprintf(out, "  node             %s of %d GPUs%s; the job: %d GPUs on %d node%s\n",
+		f->domain_node ? "NVLink domain" : "server", f->node.ppn * (f->gpus < f->node.ppn ? 1 : 1),
+		f->domain_node ? "" : "", f->gpus, f->node.nnodes, f->node.nnodes == 1 ? "" : "s");
+	if (f->ports)
+		fprintf(out, "  network ceiling  %.1f GB/s per node (%d x %d Gb/s%s)\n", f->node_ceiling_GBps, f->ports,
+			f->port_gbps, f->slot_GBps > 0 && f->slot_GBps < f->port_GBps * f->ports / (f->node.cards ? f->node.cards : 1)
+					      ? ", PCIe-limited" : "");
+	if (f->node.nvl > 0)
+		fprintf(out, "  NVLink           %.1f GB/s per GPU as NCCL counts it (%.0f GB/s line rate)\n", f->node.nvl,
+			f->nvlink_GBps);
+	for (i = 0; i < f->ntiers; i++) {
+		const struct tier *t = &f->tiers[i];
+		fprintf(out, "  %-16s %s (%.0f down, %.0f up GB/s per switch; %.3g nodes under one)\n",
+			switch_role_names[t->role], ratio_text(t->ratio, buf, sizeof buf), t->down_GBps, t->up_GBps,
+			t->nodes_under);
+	}
+	if (f->gpus_per_link > 0)
+		fprintf(out, "  GPUs per link    %.3g:1 (GPUs : cross-server links)\n", f->gpus_per_link);
+	if (f->design_nodes > 1)
+		fprintf(out, "  bisection        %.1f GB/s (%.2f GB/s per GPU)\n", f->bisection_GBps, f->bisection_per_gpu_GBps);
+	if (f->note[0])
+		fprintf(out, "  note             %s\n", f->note);
+
+	fprintf(out, "\nCollectives at %s (%d ranks on %d node%s), GB/s, busbw as nccl-tests reports it\n",
+		format_size(m->bytes, sz, sizeof sz), m->nccl.nranks, m->nccl.node.nnodes, m->nccl.node.nnodes == 1 ? "" : "s");
+	fprintf(out, "  %-14s %-9s %-7s %12s %9s %9s %11s\n", "pattern", "algorithm", "proto", "time_us", "algbw", "busbw",
+		"NCCL alone");
+	for (c = 0; c < PATTERNS; c++) {
+		const struct coll_result *cr = &m->colls[c];
+		bool first = true;
+		for (u = 0; u < UA_COUNT; u++) {
+			const struct algo_result *a = &cr->algo[u];
+			if (!a->available)
+				continue;
+			fprintf(out, "  %-14s %-9s %-7s %12.1f %9.2f %9.2f %11.2f%s%s\n", first ? coll_names[c] : "",
+				ualgo_names[u], nproto_names[a->proto], a->time_us, a->algbw_GBps, a->busbw_GBps,
+				a->nccl_busbw_GBps, cr->auto_algo == u ? "  <- NCCL's pick" : "",
+				cr->best_algo == u && cr->auto_algo != u ? "  <- fastest here" : "");
+			first = false;
+		}
+		for (u = 0; u < UA_COUNT && first; u++)
+			;
+		if (first)
+			fprintf(out, "  %-14s none: %s\n", coll_names[c], cr->algo[UA_RING].reason ? cr->algo[UA_RING].reason : "");
+	}
+	fprintf(out, "  not available:");
+	for (u = 0; u < UA_P2P; u++)
+		if (!m->colls[COLL_ALLREDUCE].algo[u].available)
+			fprintf(out, "\n    %-9s %s", ualgo_names[u], m->colls[COLL_ALLREDUCE].algo[u].reason);
+	fprintf(out, "\n");
+
+	if (r->sweep) {
+		double sizes[40];
+		int n = sweep_sizes(sizes, 40), k;
+		for (c = 0; c < PATTERNS; c++) {
+			fprintf(out, "\n%s sweep (busbw GB/s per algorithm; the last columns are NCCL's pick on this fabric)\n",
+				coll_names[c]);
+			fprintf(out, "  %10s", "size");
+			for (u = 0; u < UA_COUNT; u++)
+				if (m->colls[c].algo[u].available)
+					fprintf(out, " %9s", ualgo_names[u]);
+			fprintf(out, " %12s %9s %9s %9s\n", "time_us", "algbw", "busbw", "algo");
+			for (k = 0; k < n; k++) {
+				struct coll_result cr;
+				const struct algo_result *pick;
+				metrics_at(m, (enum coll)c, sizes[k], &cr);
+				fprintf(out, "  %10.0f", sizes[k]);
+				for (u = 0; u < UA_COUNT; u++)
+					if (m->colls[c].algo[u].available)
+						fprintf(out, " %9.2f", cr.algo[u].available ? cr.algo[u].busbw_GBps : 0);
+				pick = coll_pick(&cr, 0);
+				fprintf(out, " %12.1f %9.2f %9.2f %9s\n", pick->time_us, pick->algbw_GBps, pick->busbw_GBps,
+					pick->available ? ualgo_names[pick - cr.algo] : "-");
+			}
+		}
+	}
+
+	fprintf(out, "\nWorkload\n");
+	if (!w->valid) {
+		fprintf(out, "  %s\n", w->why);
+	} else {
+		static const char *const dim_label[] = { "DP", "TP", "PP", "EP" };
+		fprintf(out, "  job              %s on %d GPUs: DP %d, TP %d, PP %d, EP %d\n",
+			r->design->job.name[0] ? r->design->job.name : "(unnamed)", w->gpus, w->dp, w->tp, w->pp, w->ep);
+		fprintf(out, "  compute          %.2f ms per step%s\n", w->compute_ms,
+			w->compute_given ? " (given)" : " (6 x parameters x tokens / (GPUs x dense TFLOPS x MFU))");
+		if (w->bubble_ms > 0)
+			fprintf(out, "  pipeline bubble  %.2f ms\n", w->bubble_ms);
+		for (i = 0; i < DIM_COUNT; i++) {
+			const struct dim_traffic *dt = &w->dims[i];
+			if (!dt->active)
+				continue;
+			fprintf(out, "  %-2s %-13s %8.2f ms: %g x %s of %s on %d ranks (%s, %s, %.1f GB/s busbw)\n", dim_label[i],
+				coll_names[dt->coll], dt->time_ms, dt->ops, coll_names[dt->coll],
+				format_size(dt->bytes, sz, sizeof sz), dt->ranks, dt->network ? "network" : "inside the node",
+				ualgo_names[dt->algo], dt->busbw_GBps);
+		}
+		fprintf(out, "  communication    %.2f ms, exposed %.2f ms (overlap %.2f)\n", w->comm_ms, w->comm_exposed_ms,
+			r->design->job.overlap);
+		fprintf(out, "  step time        %.2f ms, %.0f tokens/s\n", w->step_ms, w->tokens_per_s);
+		fprintf(out, "  speedup          %.1f of %d (efficiency %.0f%%)  [step-time form: N x T_calc / T_step]\n",
+			w->speedup, w->gpus, 100 * w->efficiency);
+		fprintf(out, "  Amdahl form      %.2f  [N / (1 + (N-1) r), r = T_comm / T_calc = %.3f: a teaching aid]\n",
+			w->amdahl_speedup, w->amdahl_r);
+		fprintf(out, "  scaling curve    GPUs: speedup (efficiency)\n");
+		for (i = 0; i < w->ncurve; i++)
+			fprintf(out, "    %8d: %10.1f (%3.0f%%)  Amdahl %.2f\n", w->curve[i].gpus, w->curve[i].speedup,
+				100 * w->curve[i].efficiency, w->curve[i].amdahl);
+	}
+	fprintf(out, "\nBottleneck\n  %s\n", m->bottleneck);
+	fprintf(out, "\nAdvice\n");
+	if (!m->nadvice)
+		fprintf(out, "  none\n");
+	for (i = 0; i < m->nadvice; i++)
+		fprintf(out, "  - %s\n", m->advice[i]);
+}
+
+static cJSON *algo_json(const struct algo_result *a)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "available", a->available);
+	if (!a->available) {
+		cJSON_AddStringToObject(o, "reason", a->reason ? a->reason : "");
+		return o;
+	}
+	cJSON_AddStringToObject(o, "protocol", nproto_names[a->proto]);
+	cJSON_AddNumberToObject(o, "time_us", a->time_us);
+	cJSON_AddNumberToObject(o, "algbw_GBps", a->algbw_GBps);
+	cJSON_AddNumberToObject(o, "busbw_GBps", a->busbw_GBps);
+	cJSON_AddNumberToObject(o, "nccl_busbw_GBps", a->nccl_busbw_GBps);
+	cJSON_AddNumberToObject(o, "fabric_factor", a->loss.factor);
+	return o;
+}
+
+static void report_model_json(cJSON *root, const struct report_in *r)
+{
+	const struct metrics *m = r->metrics;
+	const struct fabric *f = &m->fabric;
+	const struct workload *w = &m->work;
+	cJSON *o, *e, *a;
+	int c, u, i;
+	o = cJSON_AddObjectToObject(root, "oversubscription");
+	for (i = 0; i < f->ntiers; i++)
+		if (f->tiers[i].ratio > 0)
+			cJSON_AddNumberToObject(o, switch_role_names[f->tiers[i].role], f->tiers[i].ratio);
+		else
+			cJSON_AddNullToObject(o, switch_role_names[f->tiers[i].role]);
+	cJSON_AddNumberToObject(o, "gpus_per_uplink", f->gpus_per_link);
+	cJSON_AddNumberToObject(root, "bisection_GBps", f->bisection_GBps);
+	cJSON_AddNumberToObject(root, "bisection_per_gpu_GBps", f->bisection_per_gpu_GBps);
+	o = cJSON_AddObjectToObject(root, "node");
+	cJSON_AddStringToObject(o, "kind", f->domain_node ? "nvlink-domain" : "server");
+	cJSON_AddNumberToObject(o, "gpus", f->node.ppn);
+	cJSON_AddNumberToObject(o, "nodes", f->node.nnodes);
+	cJSON_AddNumberToObject(o, "ceiling_GBps", f->node_ceiling_GBps);
+	cJSON_AddNumberToObject(o, "nvlink_GBps", f->node.nvl);
+	o = cJSON_AddObjectToObject(root, "collectives");
+	for (c = 0; c < PATTERNS; c++) {
+		const struct coll_result *cr = &m->colls[c];
+		e = cJSON_AddObjectToObject(o, coll_names[c]);
+		cJSON_AddNumberToObject(e, "size_bytes", cr->bytes);
+		cJSON_AddNumberToObject(e, "ranks", cr->ranks);
+		cJSON_AddNumberToObject(e, "nodes", cr->nodes);
+		for (u = 0; u < UA_COUNT; u++)
+			if (u != UA_P2P || c == COLL_ALLTOALL || c == COLL_SENDRECV)
+				cJSON_AddItemToObject(e, ualgo_names[u], algo_json(&cr->algo[u]));
+		a = cr->auto_algo >= 0 ? algo_json(&cr->algo[cr->auto_algo]) : cJSON_CreateObject();
+		cJSON_AddStringToObject(a, "algorithm", cr->auto_algo >= 0 ? ualgo_names[cr->auto_algo] : "none");
+		cJSON_AddItemToObject(e, "auto", a);
+		cJSON_AddStringToObject(e, "fastest", cr->best_algo >= 0 ? ualgo_names[cr->best_algo] : "none");
+	}
+	o = cJSON_AddObjectToObject(root, "speedup");
+	cJSON_AddBoolToObject(o, "valid", w->valid);
+	if (!w->valid)
+		cJSON_AddStringToObject(o, "reason", w->why);
+	cJSON_AddNumberToObject(o, "gpus", w->gpus);
+	cJSON_AddNumberToObject(o, "compute_ms", w->compute_ms);
+	cJSON_AddNumberToObject(o, "bubble_ms", w->bubble_ms);
+	cJSON_AddNumberToObject(o, "comm_ms", w->comm_ms);
+	cJSON_AddNumberToObject(o, "comm_exposed_ms", w->comm_exposed_ms);
+	cJSON_AddNumberToObject(o, "step_time_ms", w->step_ms);
+	cJSON_AddNumberToObject(o, "tokens_per_s", w->tokens_per_s);
+	cJSON_AddNumberToObject(o, "speedup", w->speedup);
+	cJSON_AddNumberToObject(o, "efficiency", w->efficiency);
+	cJSON_AddNumberToObject(o, "amdahl_r", w->amdahl_r);
+	cJSON_AddNumberToObject(o, "amdahl_speedup", w->amdahl_speedup);
+	a = cJSON_AddArrayToObject(o, "dimensions");
+	for (i = 0; i < DIM_COUNT; i++) {
+		const struct dim_traffic *dt = &w->dims[i];
+		if (!dt->active)
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "dimension", dim_names[i]);
+		cJSON_AddStringToObject(e, "collective", coll_names[dt->coll]);
+		cJSON_AddNumberToObject(e, "ranks", dt->ranks);
+		cJSON_AddNumberToObject(e, "bytes", dt->bytes);
+		cJSON_AddNumberToObject(e, "ops", dt->ops);
+		cJSON_AddNumberToObject(e, "time_ms", dt->time_ms);
+		cJSON_AddNumberToObject(e, "busbw_GBps", dt->busbw_GBps);
+		cJSON_AddStringToObject(e, "algorithm", ualgo_names[dt->algo]);
+		cJSON_AddBoolToObject(e, "network", dt->network);
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(o, "curve");
+	for (i = 0; i < w->ncurve; i++) {
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "gpus", w->curve[i].gpus);
+		cJSON_AddNumberToObject(e, "speedup", w->curve[i].speedup);
+		cJSON_AddNumberToObject(e, "efficiency", w->curve[i].efficiency);
+		cJSON_AddNumberToObject(e, "amdahl_speedup", w->curve[i].amdahl);
+		cJSON_AddItemToArray(a, e);
+	}
+	cJSON_AddStringToObject(root, "bottleneck", m->bottleneck);
+	a = cJSON_AddArrayToObject(root, "advice");
+	for (i = 0; i < m->nadvice; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(m->advice[i]));
 }

@@ -6,6 +6,7 @@
 #define NCF_REPORT_H
 #include <stdio.h>
 #include "model/inventory.h"
+#include "model/metrics.h"
 
 struct report_in {
 	const struct design *design;
@@ -14,6 +15,8 @@ struct report_in {
 	const char *file;               /* the design's file, or "(built-in default)" */
 	const struct inventory *inv;
 	const struct ncf_diag *problems; /* of design_check */
+	const struct metrics *metrics;
+	bool sweep;                     /* add nccl-tests-style tables over sizes */
 };
 
 void report_text(FILE *out, const struct report_in *r);

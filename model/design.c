@@ -87,7 +87,7 @@ static const struct field job_fields[] = {
 	F_INT(struct job, micro_batches, "micro_batches", 1, 100000, 0, "micro-batches per step"),
 	F_NUM(struct job, compute_ms, "compute_ms", 0, 1e9, 0, "compute time per step, ms (0: derived)"),
 	F_NUM(struct job, mfu, "mfu", 0, 1, 0, "model FLOPs utilisation, 0..1"),
-	F_NUM(struct job, overlap, "overlap", 0, 1, 0, "share of communication hidden by compute"),
+	F_NUM(struct job, overlap, "overlap", 0, 1, 0, "share of the compute time that communication can run behind"),
 	F_ENUM(struct job, algo, "algo", algo_names, 0, "NCCL algorithm: auto or forced"),
 };
 

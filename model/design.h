@@ -99,7 +99,7 @@ struct job {
 	int micro_batches;
 	double compute_ms;  /* compute time of one step; 0: from FLOPs, TFLOPS and MFU */
 	double mfu;
-	double overlap;     /* share of communication hidden behind compute, 0..1 */
+	double overlap;     /* share of the compute time communication can run behind, 0..1 */
 	int algo;           /* enum algo: auto, or forced as NCCL_ALGO does */
 };
 

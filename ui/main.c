@@ -2,6 +2,7 @@
  * interactive designer does, so a number on screen and in a report cannot disagree. */
 #include "io/design_io.h"
 #include "io/report.h"
+#include "io/units.h"
 #include "ui/app.h"
 #include "ui/term.h"
 #include <locale.h>
@@ -17,7 +18,9 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
 	"usage: ncfabric [OPTIONS] [FILE]                open FILE (or the built-in default design)\n"
-	"       ncfabric report [FILE] [--json]          inventory and problems of a design\n"
+	"       ncfabric report [FILE] [--json] [--size BYTES] [--gpus N] [--sweep]\n"
+	"                                                inventory, problems, bandwidth per pattern and\n"
+	"                                                algorithm, speedup, bottleneck and advice\n"
 	"       ncfabric export FILE --format FMT [-o OUT]\n"
 	"                                                write the design as FMT: yaml or json\n"
 	"       ncfabric --help | --version\n"
@@ -30,6 +33,8 @@ static const char usage_text[] =
 	"  --version        the version\n"
 	"\n"
 	"FILE is YAML (.yaml, .yml) or JSON (.json); - reads standard input.\n"
+	"BYTES takes the nccl-tests suffixes K, M, G (powers of 1024); the default is 1G.\n"
+	"--gpus N limits the job to its first N GPUs; --sweep adds tables from 8 B to 16G.\n"
 	"Exit status: 0 success, 1 the operation failed, 2 bad usage or bad input.\n"
 	"Errors: ncfabric: FILE:LINE:COL: message. See ncfabric(1) and ncfabric(5).\n";
 
@@ -86,17 +91,33 @@ static int load_design(struct ctx *x, const char *file, struct design *d, struct
 static int cmd_report(struct ctx *x, int argc, char **argv)
 {
 	const char *file = NULL;
-	bool json = false;
+	bool json = false, sweep = false;
+	double size = 1024.0 * 1024 * 1024;
+	long gpus = 0;
+	char err[200];
 	struct design d;
 	struct catalog cat;
 	struct inventory inv;
 	struct ncf_diag problems = { 0 };
+	static struct metrics met;
 	struct report_in r;
 	int i, rc;
 	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
+		if (strcmp(argv[i], "--json") == 0) {
 			json = true;
-		else if (argv[i][0] == '-' && argv[i][1])
+		} else if (strcmp(argv[i], "--sweep") == 0) {
+			sweep = true;
+		} else if (strcmp(argv[i], "--size") == 0 || strncmp(argv[i], "--size=", 7) == 0) {
+			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
+			if (!parse_size(v, &size, err, sizeof err))
+				return usage_error("report --size: %s", err);
+		} else if (strcmp(argv[i], "--gpus") == 0 || strncmp(argv[i], "--gpus=", 7) == 0) {
+			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
+			char *end;
+			gpus = strtol(v, &end, 10);
+			if (!*v || *end || gpus < 1 || gpus > 100000000)
+				return usage_error("report --gpus: expected a whole number of GPUs, got '%s'", v);
+		} else if (argv[i][0] == '-' && argv[i][1])
 			return usage_error("report: unknown option '%s'", argv[i]);
 		else if (file)
 			return usage_error("report: one design at a time ('%s' is extra)", argv[i]);
@@ -107,12 +128,15 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		return rc;
 	design_catalog(&d, &x->shipped, &cat);
 	inventory_compute(&d, &cat, &inv);
+	metrics_compute(&d, &cat, size, (int)gpus, &met);
 	r.design = &d;
 	r.catalog = &cat;
 	r.catalog_source = x->catalog_source;
 	r.file = file ? file : "(built-in default)";
 	r.inv = &inv;
 	r.problems = &problems;
+	r.metrics = &met;
+	r.sweep = sweep;
 	if (json) {
 		char *s = report_json(&r);
 		if (s)

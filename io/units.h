@@ -1,0 +1,12 @@
+/* units.h: sizes as nccl-tests writes them (8, 128K, 1M, 16G: K, M, G are powers of 1024). */
+#ifndef NCF_UNITS_H
+#define NCF_UNITS_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Parse a size; false with a message in err for anything else (negative, junk, > 1 TiB). */
+bool parse_size(const char *s, double *bytes, char *err, size_t errsz);
+/* "1G", "128K", "8" when exact, else "%.3g" bytes; into buf. */
+const char *format_size(double bytes, char *buf, size_t size);
+
+#endif

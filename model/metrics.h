@@ -1,0 +1,33 @@
+/* metrics.h: everything the metrics panel and `ncfabric report` show, in one call.
+ *
+ * metrics_compute builds the fabric for the job, NCCL's model of the job's communicator,
+ * every pattern under every algorithm at one message size, the workload and its speedup,
+ * and the bottleneck and advice. The UI, the report and the tests call this one function,
+ * so a number on screen and in a report cannot disagree. Its cost depends on the number of
+ * groups and bundles, not on the number of GPUs. */
+#ifndef NCF_METRICS_H
+#define NCF_METRICS_H
+#include "model/workload.h"
+
+#define PATTERNS 5 /* allreduce, allgather, reducescatter, alltoall, sendrecv */
+#define ADVICE_MAX 10
+
+struct metrics {
+	struct fabric fabric;
+	struct nccl_model nccl;        /* the job's whole communicator */
+	double bytes;                  /* message size of the collective table */
+	struct coll_result colls[PATTERNS];
+	struct workload work;
+	char bottleneck[320];
+	int nadvice;
+	char advice[ADVICE_MAX][320];
+};
+
+/* gpus 0: the job's own count. bytes: message size (nccl-tests "size"). */
+void metrics_compute(const struct design *d, const struct catalog *cat, double bytes, int gpus, struct metrics *m);
+/* Collective c at another size on the same fabric and communicator (for sweeps). */
+void metrics_at(const struct metrics *m, enum coll c, double bytes, struct coll_result *out);
+/* nccl-tests sweep sizes: 8 B to 16 GiB by doubling (32 sizes). */
+int sweep_sizes(double *out, int max);
+
+#endif
