@@ -152,8 +152,14 @@ check: deps
 	  EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test-run
 
-bench: all
-	@echo "make bench arrives with the model issue (#3)"; exit 1
+$(BUILD)/tools/bench: tools/bench.c $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/tools/bench
+	@$(BUILD)/tools/bench
 
 # --- packages -------------------------------------------------------------
 DEB_PKGS := libncurses-dev libyaml-dev libcjson-dev libcriterion-dev pkg-config tmux

@@ -256,11 +256,10 @@ static void report_model_text(FILE *out, const struct report_in *r)
 		if (first)
 			fprintf(out, "  %-14s none: %s\n", coll_names[c], cr->algo[UA_RING].reason ? cr->algo[UA_RING].reason : "");
 	}
-	fprintf(out, "  not available:");
-	for (u = 0; u < UA_P2P; u++)
+	for (u = 0, i = 0; u < UA_P2P; u++)
 		if (!m->colls[COLL_ALLREDUCE].algo[u].available)
-			fprintf(out, "\n    %-9s %s", ualgo_names[u], m->colls[COLL_ALLREDUCE].algo[u].reason);
-	fprintf(out, "\n");
+			fprintf(out, "%s    %-9s %s\n", i++ ? "" : "  not available for allreduce:\n", ualgo_names[u],
+				m->colls[COLL_ALLREDUCE].algo[u].reason);
 
 	if (r->sweep) {
 		double sizes[40];
@@ -303,13 +302,12 @@ static void report_model_text(FILE *out, const struct report_in *r)
 			const struct dim_traffic *dt = &w->dims[i];
 			if (!dt->active)
 				continue;
-			fprintf(out, "  %-2s %-13s %8.2f ms: %g x %s of %s on %d ranks (%s, %s, %.1f GB/s busbw)\n", dim_label[i],
-				coll_names[dt->coll], dt->time_ms, dt->ops, coll_names[dt->coll],
-				format_size(dt->bytes, sz, sizeof sz), dt->ranks, dt->network ? "network" : "inside the node",
-				ualgo_names[dt->algo], dt->busbw_GBps);
+			fprintf(out, "  %-16s %.2f ms: %s, %g x %s on %d ranks (%s, %s, %.1f GB/s busbw)\n",
+				dim_label[i], dt->time_ms, dt->what, dt->ops, format_size(dt->bytes, sz, sizeof sz),
+				dt->ranks, dt->network ? "network" : "inside the node", ualgo_names[dt->algo], dt->busbw_GBps);
 		}
-		fprintf(out, "  communication    %.2f ms, exposed %.2f ms (overlap %.2f)\n", w->comm_ms, w->comm_exposed_ms,
-			r->design->job.overlap);
+		fprintf(out, "  communication    %.2f ms, exposed %.2f ms (DP runs behind %.0f%% of the compute)\n", w->comm_ms,
+			w->comm_exposed_ms, 100 * r->design->job.overlap);
 		fprintf(out, "  step time        %.2f ms, %.0f tokens/s\n", w->step_ms, w->tokens_per_s);
 		fprintf(out, "  speedup          %.1f of %d (efficiency %.0f%%)  [step-time form: N x T_calc / T_step]\n",
 			w->speedup, w->gpus, 100 * w->efficiency);

@@ -60,12 +60,18 @@ static void eval_nccl(const struct fabric *f, const struct nccl_model *m, enum c
 	int p, N = m->nranks;
 	double best = -1, node_GBps = 0;
 	struct traffic t;
-	for (p = 0; p < NP_COUNT; p++)
+	double nccl_best = -1;
+	for (p = 0; p < NP_COUNT; p++) {
+		double tt = nccl_time(m, c, (enum nalgo)a, (enum nproto)p, bytes, 1.0);
 		if (m->bw[c][a][p] * busbw_factor(c, N) > node_GBps)
 			node_GBps = m->bw[c][a][p] * busbw_factor(c, N);
+		if (tt >= 0 && (nccl_best < 0 || tt < nccl_best))
+			nccl_best = tt;
+	}
 	if (node_GBps <= 0)
 		return;
-	r->nccl_busbw_GBps = node_GBps;
+	/* What NCCL's model alone predicts for this message (no switches). */
+	r->nccl_busbw_GBps = bytes / (1000.0 * nccl_best) * busbw_factor(c, N);
 	traffic_of(m, a, node_GBps, concurrent, &t);
 	fabric_loss(f, &t, m->node.nnodes, &r->loss);
 	for (p = 0; p < NP_COUNT; p++) {

@@ -84,10 +84,13 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 			dt->per_node = w->dp;
 		if (j->zero == 0) {
 			run_dim(f, j, dt, COLL_ALLREDUCE, grads, 1);
+			snprintf(dt->what, sizeof dt->what, "allreduce of the gradients");
 		} else {
 			run_dim(f, j, dt, COLL_REDUCESCATTER, grads, 1);
 			run_dim(f, j, dt, COLL_ALLGATHER, grads, j->zero == 3 ? 2 : 1);
 			dt->coll = COLL_REDUCESCATTER;
+			snprintf(dt->what, sizeof dt->what, "reducescatter + %sallgather (ZeRO-%d)", j->zero == 3 ? "2 " : "",
+				 j->zero);
 		}
 	}
 	if (w->tp > 1 && act > 0) {
@@ -96,6 +99,7 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 		dt->per_node = w->tp < G ? w->tp : G;
 		run_dim(f, j, dt, COLL_ALLGATHER, act, 4 * layers * mb);
 		run_dim(f, j, dt, COLL_REDUCESCATTER, act, 4 * layers * mb);
+		snprintf(dt->what, sizeof dt->what, "allgather + reducescatter per layer");
 	}
 	if (w->pp > 1 && act > 0) {
 		struct dim_traffic *dt = &w->dims[DIM_PP];
@@ -105,6 +109,7 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 		if (dt->per_node > w->pp)
 			dt->per_node = w->pp;
 		run_dim(f, j, dt, COLL_SENDRECV, act, 2.0 * mb);
+		snprintf(dt->what, sizeof dt->what, "send/recv per micro-batch");
 	}
 	if (w->ep > 1 && act > 0) {
 		struct dim_traffic *dt = &w->dims[DIM_EP];
@@ -113,6 +118,7 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 		if (dt->per_node > w->ep)
 			dt->per_node = w->ep;
 		run_dim(f, j, dt, COLL_ALLTOALL, act, 4 * layers * mb);
+		snprintf(dt->what, sizeof dt->what, "alltoall per MoE layer");
 	}
 	{
 		int k;
@@ -120,10 +126,13 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 		w->comm_ms = 0;
 		for (k = 0; k < DIM_COUNT; k++)
 			w->comm_ms += w->dims[k].time_ms;
-		/* Communication runs in the background during `overlap` of the compute time
-		 * (DDP overlaps the gradient AllReduce with the backward pass); the rest waits. */
+		/* DP gradient traffic runs in the background during `overlap` of the compute
+		 * time (DDP overlaps it with the backward pass); TP, PP and EP traffic sits on
+		 * the critical path of every layer and micro-batch and is exposed. */
 		hidden = j->overlap * w->compute_ms;
-		w->comm_exposed_ms = w->comm_ms > hidden ? w->comm_ms - hidden : 0;
+		w->comm_exposed_ms = w->comm_ms - w->dims[DIM_DP].time_ms;
+		if (w->dims[DIM_DP].time_ms > hidden)
+			w->comm_exposed_ms += w->dims[DIM_DP].time_ms - hidden;
 	}
 	w->step_ms = w->compute_ms + w->bubble_ms + w->comm_exposed_ms;
 	w->tokens_per_s = w->step_ms > 0 ? w->tokens_per_step / (w->step_ms / 1000.0) : 0;
@@ -137,7 +146,7 @@ void workload_compute(const struct design *d, const struct catalog *cat, const s
 {
 	const struct job *j = &d->job;
 	struct workload point;
-	int N = f->gpus, G = f->node.ppn, n;
+	int N = f->gpus, G = f->node.ppn, n, mult;
 	memset(w, 0, sizeof *w);
 	if (!d->servers.n || N < 1) {
 		snprintf(w->why, sizeof w->why, "no GPUs");
@@ -153,8 +162,19 @@ void workload_compute(const struct design *d, const struct catalog *cat, const s
 		return;
 	}
 	w->valid = true;
-	/* Scaling curve: the same per-GPU work (weak scaling) from one node to the job. */
-	for (n = G; w->ncurve < CURVE_MAX; n *= 2) {
+	/* Scaling curve: the same per-GPU work (weak scaling) from one node to the job, at
+	 * most CURVE_POINTS points (doubling, or a larger factor for huge jobs), so its cost
+	 * does not grow with the GPU count. */
+	{
+		int doublings = 0, step;
+		for (n = G; n < N; n *= 2)
+			doublings++;
+		step = (doublings + CURVE_POINTS - 2) / (CURVE_POINTS - 1);
+		if (step < 1)
+			step = 1;
+		mult = 1 << step;
+	}
+	for (n = G; w->ncurve < CURVE_MAX; n *= mult) {
 		struct fabric sub;
 		int at = n < N ? n : N;
 		fabric_build(d, cat, at, &sub);

@@ -13,9 +13,10 @@
  *        pipeline bubble, (pp-1)/micro_batches of the compute time;
  *   EP   4 AllToAll per MoE layer and micro-batch (dispatch and combine, both passes).
  * Compute per step: 6 x parameters x tokens FLOPs over the GPUs' dense TFLOPS x MFU,
- * unless the job gives compute_ms. Communication proceeds in the background during
- * `overlap` of the compute time (DDP overlaps the gradient AllReduce with the backward
- * pass, about 2/3 of the compute); what does not fit in that window is exposed.
+ * unless the job gives compute_ms. DP traffic proceeds in the background during `overlap`
+ * of the compute time (DDP overlaps the gradient AllReduce with the backward pass, about
+ * 2/3 of the compute); what does not fit in that window is exposed, and TP, PP and EP
+ * traffic, on the critical path of every layer, is exposed whole.
  *
  * Speedup, step-time form (the headline): N x T_calc / T_step, efficiency = speedup / N.
  * Amdahl form (a teaching aid): N / (1 + (N-1) r) with r = T_comm / T_calc, the exposed
@@ -30,6 +31,7 @@ extern const char *const dim_names[];
 
 struct dim_traffic {
 	bool active;
+	char what[48];          /* "allreduce of the gradients", ... */
 	int coll;               /* the main collective */
 	int ranks, per_node;    /* communicator: ranks, and how many on one node */
 	bool network;           /* crosses nodes (else NVLink or PCIe inside the node) */
@@ -41,6 +43,7 @@ struct dim_traffic {
 };
 
 #define CURVE_MAX 24
+#define CURVE_POINTS 12
 
 struct workload {
 	bool valid;

@@ -49,6 +49,47 @@ for k in ("ncfabric_version", "design", "file", "catalog", "inventory", "problem
     assert k in r, k
 PY
 
+expect "report --json with the model" 0 "$BIN" report --json --size 1M
+python3 - "$TMP/out" <<'PY' && ok "report --json: model keys, reference case numbers" || bad "report --json model keys"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["oversubscription"]["leaf"] is None and r["oversubscription"]["gpus_per_uplink"] == 2, r["oversubscription"]
+assert r["bisection_GBps"] == 100, r["bisection_GBps"]
+assert r["node"]["ceiling_GBps"] == 50 and r["node"]["nodes"] == 4
+c = r["collectives"]
+for p in ("allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"):
+    e = c[p]
+    assert e["size_bytes"] == 1048576 and e["ranks"] == 32, (p, e)
+    for a in ("ring", "tree", "nvls", "nvlstree", "collnet"):
+        assert "available" in e[a], (p, a)
+        if e[a]["available"]:
+            assert e[a]["time_us"] > 0 and e[a]["busbw_GBps"] > 0 and e[a]["algbw_GBps"] > 0
+        else:
+            assert e[a]["reason"], (p, a)
+    assert "algorithm" in e["auto"], e["auto"]
+ar = c["allreduce"]
+assert ar["ring"]["available"] and ar["tree"]["available"] and not ar["nvls"]["available"]
+assert "NVSwitch" in ar["nvls"]["reason"]
+assert c["alltoall"]["auto"]["algorithm"] == "p2p"
+sp = r["speedup"]
+for k in ("gpus", "compute_ms", "comm_exposed_ms", "step_time_ms", "tokens_per_s", "speedup", "efficiency", "amdahl_speedup"):
+    assert k in sp, k
+assert sp["gpus"] == 32 and 0 < sp["efficiency"] <= 1
+assert abs(sp["speedup"] - 32 * sp["compute_ms"] / sp["step_time_ms"]) < 1e-6
+assert isinstance(r["bottleneck"], str) and r["bottleneck"]
+assert isinstance(r["advice"], list)
+PY
+expect "report --gpus 8" 0 "$BIN" report --json --gpus 8
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["collectives"]["allreduce"]; assert c["ranks"]==8 and c["nodes"]==1; assert "NVLink" in r["bottleneck"], r["bottleneck"]' "$TMP/out" \
+	&& ok "--gpus limits the job" || bad "--gpus limits the job"
+expect "report --sweep" 0 "$BIN" report --sweep
+has "sweep table" "$TMP/out" "allreduce sweep"
+has "sweep reaches 16 GiB" "$TMP/out" "17179869184"
+has "text report names the bottleneck" "$TMP/out" "is limited by flows colliding on each node's 4 links"
+expect "bad --size" 2 "$BIN" report --size 12X
+has "bad --size message" "$TMP/err" "report --size: expected a size such as 8, 128K, 1M or 16G, got '12X'"
+expect "bad --gpus" 2 "$BIN" report --gpus -3
+
 for f in share/examples/*.yaml; do
 	expect "report $f" 0 "$BIN" report "$f"
 	expect "export $f as json" 0 "$BIN" export "$f" --format json -o "$TMP/x.json"

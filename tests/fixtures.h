@@ -58,6 +58,8 @@ static inline void fx_catalog(struct catalog *c)
 	memset(c, 0, sizeof *c);
 	fx_gpu(c, "a100", 80, 12, 25, 4);
 	fx_gpu(c, "h100", 90, 18, 25, 5);
+	VEC_AT(c->gpus, struct cat_gpu, 0).bf16_tflops = 312;
+	VEC_AT(c->gpus, struct cat_gpu, 1).bf16_tflops = 989.5;
 	fx_fabric(c, "none", FAB_NONE, false, 0);
 	fx_fabric(c, "nvswitch-gen2", FAB_NVSWITCH, false, 8);
 	fx_fabric(c, "nvswitch-gen3", FAB_NVSWITCH, true, 8);
@@ -113,3 +115,54 @@ static inline bool fx_has(const struct ncf_diag *diag, int sev, const char *text
 }
 
 #endif
+
+/* A two-tier Clos: `servers` x 8 h100 with `nics` x 400G NICs each, wired to `leaves`
+ * leaves (rail or tor), each leaf with `up` uplinks spread over `spines` spines (0: none). */
+static inline void fx_clos(struct design *d, int servers, int nics, int wiring, int leaves, int up, int spines)
+{
+	struct server_group *g;
+	struct nic_spec *n;
+	struct switch_group *s;
+	struct bundle *b;
+	design_init(d);
+	SETS(d->name, "clos");
+	g = vec_push(&d->servers, sizeof *g);
+	SETS(g->name, "srv");
+	g->count = servers;
+	SETS(g->gpu, "h100");
+	g->gpus = 8;
+	SETS(g->scaleup, "nvswitch-gen3");
+	n = vec_push(&g->nics, sizeof *n);
+	SETS(n->model, "cx7-400");
+	n->count = nics;
+	s = vec_push(&d->switches, sizeof *s);
+	SETS(s->name, "leaf");
+	s->role = ROLE_LEAF;
+	s->count = leaves;
+	SETS(s->model, "sw64x400");
+	s->breakout = 1;
+	b = vec_push(&d->bundles, sizeof *b);
+	SETS(b->from, "srv");
+	SETS(b->to, "leaf");
+	b->links_each = nics;
+	b->wiring = wiring;
+	if (spines > 0) {
+		s = vec_push(&d->switches, sizeof *s);
+		SETS(s->name, "spine");
+		s->role = ROLE_SPINE;
+		s->count = spines;
+		SETS(s->model, "sw64x400");
+		s->breakout = 1;
+		b = vec_push(&d->bundles, sizeof *b);
+		SETS(b->from, "leaf");
+		SETS(b->to, "spine");
+		b->links_each = up;
+		b->wiring = WIRE_SPREAD;
+	}
+	d->job.params_b = 7;
+	d->job.seq_len = 4096;
+	d->job.global_batch = 256;
+	d->job.layers = 32;
+	d->job.hidden = 4096;
+	design_assign_ids(d);
+}

@@ -1,0 +1,169 @@
+/* bench: how long a full recompute and a size sweep take, for designs of 8 to 131,072 GPUs.
+ * Not a test: it prints a table (make bench). Designs are DGX H100 SuperPOD-like: 8 GPUs
+ * and 8 NDR NICs per server, rail-optimised leaves, spines, and a core tier once the
+ * spines run out of radix. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+#include <sys/resource.h>
+#include "io/design_io.h"
+#include "layouts/place.h"
+#include "model/metrics.h"
+
+#define SETS(dst, s) snprintf((dst), sizeof(dst), "%s", (s))
+
+static void add_switch(struct design *d, const char *name, int role, int count)
+{
+	struct switch_group *s = vec_push(&d->switches, sizeof *s);
+	SETS(s->name, name);
+	s->role = role;
+	s->count = count;
+	SETS(s->model, "qm9700");
+	s->breakout = 1;
+}
+
+static void add_bundle(struct design *d, const char *from, const char *to, int each, int wiring)
+{
+	struct bundle *b = vec_push(&d->bundles, sizeof *b);
+	SETS(b->from, from);
+	SETS(b->to, to);
+	b->links_each = each;
+	b->wiring = wiring;
+}
+
+static void make_design(struct design *d, int gpus)
+{
+	int servers = gpus / 8, leaves, spines, cores;
+	struct server_group *g;
+	struct nic_spec *n;
+	design_init(d);
+	SETS(d->name, "bench");
+	g = vec_push(&d->servers, sizeof *g);
+	SETS(g->name, "dgx");
+	g->count = servers;
+	SETS(g->model, "dgx-h100");
+	SETS(g->gpu, "h100-sxm5");
+	g->gpus = 8;
+	SETS(g->scaleup, "nvswitch-gen3");
+	n = vec_push(&g->nics, sizeof *n);
+	SETS(n->model, "connectx-7-ndr");
+	n->count = 8;
+	d->job.params_b = 70;
+	d->job.layers = 80;
+	d->job.hidden = 8192;
+	d->job.seq_len = 4096;
+	d->job.global_batch = gpus;
+	d->job.tp = 8;
+	d->job.pp = gpus >= 64 ? 4 : 1;
+	d->job.micro_batches = 8;
+	d->job.overlap = 0.5;
+	if (servers < 2) {
+		design_assign_ids(d);
+		return;
+	}
+	/* Leaves: one per rail per 32-server unit, half ports down, half up. */
+	leaves = 8 * ((servers + 31) / 32);
+	add_switch(d, "leaf", ROLE_LEAF, leaves);
+	add_bundle(d, "dgx", "leaf", 8, WIRE_RAIL);
+	if (leaves > 1) {
+		spines = leaves / 2 > 0 ? leaves / 2 : 1;
+		if (leaves * 32 / spines > 64)
+			spines = leaves * 32 / 64;
+		add_switch(d, "spine", ROLE_SPINE, spines);
+		if (leaves <= 64) {
+			add_bundle(d, "leaf", "spine", 32, WIRE_SPREAD);
+		} else {
+			/* Pods of 32 leaves and 32 spines: each leaf's 32 uplinks go one to each
+			 * spine of its pod; spines send half their ports up to the core. */
+			spines = leaves;
+			d->switches.n--;
+			add_switch(d, "spine", ROLE_SPINE, spines);
+			add_bundle(d, "leaf", "spine", 32, WIRE_RAIL);
+			cores = spines / 2;
+			add_switch(d, "core", ROLE_CORE, cores);
+			add_bundle(d, "spine", "core", 32, WIRE_SPREAD);
+		}
+	}
+	design_assign_ids(d);
+}
+
+static double now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(void)
+{
+	static const int sizes[] = { 8, 1024, 16384, 131072 };
+	static struct metrics m;
+	struct catalog cat, merged;
+	struct ncf_diag diag = { 0 };
+	char src[256];
+	size_t i;
+	snprintf(src, sizeof src, "share/catalog.yaml");
+	if (!catalog_load_file(src, &cat, &diag) && !catalog_load_shipped(NULL, &cat, src, sizeof src, &diag)) {
+		fprintf(stderr, "bench: cannot load the catalog\n");
+		return 1;
+	}
+	printf("ncfabric bench (catalog: %s)\n", src);
+	printf("%9s %7s %8s %14s %14s %12s %11s %10s\n", "GPUs", "groups", "bundles", "recompute_us", "sweep25_us",
+	       "place_us", "check", "maxrss_KB");
+	for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		struct design d;
+		double t_full[31], t_sweep[31], t_place[31], bytes[32];
+		int k, runs = 31, nsweep = 0;
+		struct rusage ru;
+		struct ncf_diag problems = { 0 };
+		make_design(&d, sizes[i]);
+		design_catalog(&d, &cat, &merged);
+		design_check(&d, &merged, &problems);
+		for (k = 0; k < 25; k++)
+			bytes[nsweep++] = floor(8.0 * pow(2.0, 31.0 * k / 24.0)); /* 8 B .. 16 GiB */
+		for (k = 0; k < runs; k++) {
+			double t0 = now_us(), t1;
+			int c, s;
+			struct coll_result cr;
+			struct placement p;
+			metrics_compute(&d, &merged, 1024.0 * 1024 * 1024, 0, &m);
+			t1 = now_us();
+			t_full[k] = t1 - t0;
+			for (s = 0; s < nsweep; s++)
+				for (c = 0; c < PATTERNS; c++)
+					metrics_at(&m, (enum coll)c, bytes[s], &cr);
+			t_sweep[k] = now_us() - t1;
+			t1 = now_us();
+			place_design(&d, 200, 60, &p);
+			t_place[k] = now_us() - t1;
+			placement_free(&p);
+		}
+		getrusage(RUSAGE_SELF, &ru);
+		printf("%9d %7zu %8zu %14.1f %14.1f %12.1f %11s %10ld\n", m.fabric.gpus,
+		       d.servers.n + d.switches.n + d.domains.n, d.bundles.n, median(t_full, runs), median(t_sweep, runs),
+		       median(t_place, runs), problems.n_errors ? "ERRORS" : "ok", ru.ru_maxrss);
+		if (problems.n_errors)
+			fprintf(stderr, "  %s\n", diag_get(&problems, 0)->msg);
+		diag_free(&problems);
+		catalog_free(&merged);
+		design_free(&d);
+	}
+	printf("recompute: fabric + NCCL model + 5 patterns x 6 algorithms at 1G + workload and scaling curve\n");
+	printf("sweep25: 5 patterns at 25 sizes from 8 B to 16 GiB; place: canvas placement at 200x60\n");
+	catalog_free(&cat);
+	return 0;
+}
