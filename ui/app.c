@@ -39,6 +39,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	snprintf(app->file, sizeof app->file, "%s", file ? file : "");
 	if (app->design.servers.n)
 		app->selected = DESIGN_SERVER(&app->design, 0)->id;
+	app->bytes = 1024.0 * 1024 * 1024;
 	app_recompute(app);
 }
 
@@ -59,6 +60,7 @@ void app_recompute(struct app *app)
 	design_catalog(&app->design, app->shipped, &app->catalog);
 	design_check(&app->design, &app->catalog, &app->problems);
 	inventory_compute(&app->design, &app->catalog, &app->inv);
+	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 }
 
 bool app_dirty(const struct app *app)

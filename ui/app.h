@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include "model/cmd.h"
 #include "model/inventory.h"
+#include "model/metrics.h"
 #include "ui/cellbuf.h"
 
 /* Key codes the back end delivers (curses codes are translated in term_curses.c). */
@@ -52,6 +53,8 @@ struct app {
 	struct catalog catalog;       /* shipped + the design's overrides */
 	struct inventory inv;
 	struct ncf_diag problems;
+	struct metrics metrics;       /* the model's numbers, recomputed on every edit */
+	double bytes;                 /* message size the metrics are shown at */
 	char file[1024];              /* "" for the built-in default */
 	int saved_generation;         /* editor generation at the last save or load */
 	int selected;                 /* id of the selected group or bundle, 0 for none */

@@ -93,6 +93,37 @@ int cellbuf_printf(struct cellbuf *c, int x, int y, int max_w, int role, const c
 	return cellbuf_text(c, x, y, max_w, role, buf);
 }
 
+int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role, const char *text)
+{
+	int lines = 0;
+	const char *p = text;
+	if (w < 4)
+		return 0;
+	while (*p && lines < max_lines) {
+		size_t rest = strlen(p), cut = rest;
+		char buf[512];
+		if ((int)rest > w) {
+			cut = (size_t)w;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)w;
+		}
+		if (lines == max_lines - 1 && (int)rest > w) {
+			snprintf(buf, sizeof buf, "%.*s...", w - 3, p);
+			cellbuf_text(c, x, y + lines, w, role, buf);
+			return lines + 1;
+		}
+		snprintf(buf, sizeof buf, "%.*s", (int)cut, p);
+		cellbuf_text(c, x, y + lines, w, role, buf);
+		lines++;
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return lines;
+}
+
 void cellbuf_hline(struct cellbuf *c, int x, int y, int w, int role)
 {
 	int i;

@@ -42,6 +42,9 @@ void cellbuf_clear(struct cellbuf *c);
 int cellbuf_text(struct cellbuf *c, int x, int y, int max_w, int role, const char *utf8);
 int cellbuf_printf(struct cellbuf *c, int x, int y, int max_w, int role, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* Word-wrapped text in a w-wide column from (x, y), at most max_lines lines; the last
+ * line ends in "..." if the text does not fit. Returns the lines used. */
+int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role, const char *text);
 void cellbuf_hline(struct cellbuf *c, int x, int y, int w, int role);
 void cellbuf_fill_role(struct cellbuf *c, int x, int y, int w, int role);
 /* The canvas as UTF-8 text, one line per row, trailing spaces trimmed; caller frees. */

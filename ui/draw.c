@@ -90,6 +90,28 @@ static int draw_inventory(const struct app *app, struct cellbuf *c, int x, int y
 	return stat_line(c, x, y, w, "rack units", buf);
 }
 
+/* The model's headline numbers: AllReduce, the ceiling, speedup, and the bottleneck. */
+static int draw_model(const struct app *app, struct cellbuf *c, int y)
+{
+	const struct metrics *m = &app->metrics;
+	const struct coll_result *ar = &m->colls[COLL_ALLREDUCE];
+	const struct algo_result *a = coll_pick(ar, app->design.job.algo);
+	int x = 1;
+	x += cellbuf_text(c, x, y, c->w - x, ROLE_HEADING, "AllReduce 1G ");
+	if (a->available)
+		x += cellbuf_printf(c, x, y, c->w - x, ROLE_NUMBER, "%.1f GB/s busbw (%s)", a->busbw_GBps,
+				    ualgo_names[a - ar->algo]);
+	else
+		x += cellbuf_text(c, x, y, c->w - x, ROLE_WARNING, "cannot run");
+	if (m->fabric.node.nnodes > 1)
+		x += cellbuf_printf(c, x, y, c->w - x, ROLE_NORMAL, "  ceiling %.1f", m->fabric.node_ceiling_GBps);
+	if (m->work.valid)
+		cellbuf_printf(c, x, y, c->w - x, ROLE_NORMAL, "  speedup %.1f/%d (%.0f%%)", m->work.speedup, m->work.gpus,
+			       100 * m->work.efficiency);
+	y++;
+	return y + cellbuf_wrap(c, 1, y, c->w - 2, 2, ROLE_NORMAL, m->bottleneck);
+}
+
 static void draw_status(const struct app *app, struct cellbuf *c)
 {
 	int y = c->h - 1, x = 0;
@@ -155,6 +177,7 @@ void app_draw(const struct app *app, struct cellbuf *c)
 	yi = draw_inventory(app, c, half + 1, 2, c->w - half - 2);
 	y = (y > yi ? y : yi) + 1;
 	cellbuf_hline(c, 0, y++, c->w, ROLE_DIM);
+	y = draw_model(app, c, y);
 	cellbuf_printf(c, 1, y++, c->w - 2, ROLE_HEADING, "Problems (%d errors, %d warnings)", app->problems.n_errors,
 		      app->problems.n_warnings);
 	for (i = 0; i < (int)diag_count(&app->problems) && y < c->h - 1; i++) {
