@@ -377,6 +377,25 @@ bool ed_delete(struct editor *ed, int id, bool cascade)
 	return commit(ed, true);
 }
 
+bool ed_add_catalog(struct editor *ed, const char *list, const void *entry)
+{
+	const struct field *f = schema_field(&catalog_schema, list);
+	struct vec *v;
+	size_t i;
+	if (!f)
+		return fail(ed, "no catalog list '%s'", list);
+	begin(ed);
+	v = field_list(f, &ed->d->catalog);
+	for (i = 0; i < v->n; i++)
+		if (strcmp((char *)v->v + i * f->sub->size, entry) == 0) {
+			schema_free(f->sub, (char *)v->v + i * f->sub->size);
+			schema_copy(f->sub, (char *)v->v + i * f->sub->size, entry);
+			return commit(ed, true);
+		}
+	schema_copy(f->sub, vec_push(v, f->sub->size), entry);
+	return commit(ed, true);
+}
+
 bool ed_move(struct editor *ed, const char *block, int x, int y)
 {
 	size_t i;

@@ -39,6 +39,9 @@ bool ed_step_count(struct editor *ed, int id, int delta);
 /* Delete a group or bundle. A group's bundles are deleted with it only if cascade is set;
  * otherwise the command is refused and msg names the bundles it would orphan. */
 bool ed_delete(struct editor *ed, int id, bool cascade);
+/* Add (or replace, by name) a part in the design's own catalog; list is a key of the
+ * catalog ("gpus", "nics", "switches", ...). */
+bool ed_add_catalog(struct editor *ed, const char *list, const void *entry);
 bool ed_move(struct editor *ed, const char *block, int x, int y);
 bool ed_add_note(struct editor *ed, const char *text, int x, int y);
 

@@ -90,6 +90,31 @@ expect "bad --size" 2 "$BIN" report --size 12X
 has "bad --size message" "$TMP/err" "report --size: expected a size such as 8, 128K, 1M or 16G, got '12X'"
 expect "bad --gpus" 2 "$BIN" report --gpus -3
 
+expect "templates" 0 "$BIN" templates
+cp "$TMP/out" "$TMP/list"
+for t in single-node leaf-spine fat-tree superpod nvl72 rail-only reference-case pcie-box; do
+	has "templates lists $t" "$TMP/list" "$t"
+	expect "new --template $t" 0 "$BIN" new --template "$t" -o "$TMP/t.yaml"
+	expect "the $t design reports" 0 "$BIN" report "$TMP/t.yaml"
+done
+has "a parameter with default and range" "$TMP/list" "units              default 1                  scalable units; a whole number from 1 to 128"
+expect "new superpod to JSON" 0 "$BIN" new --template superpod --set units=2 --set generation=ndr -o "$TMP/sp.json"
+expect "report the superpod" 0 "$BIN" report "$TMP/sp.json" --json
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); i=r["inventory"]; assert i["switches"]=={"leaf":16,"spine":8,"core":0}, i["switches"]; assert i["servers"]==64' "$TMP/out" \
+	&& ok "superpod 2 SU: 16 leaves, 8 spines" || bad "superpod 2 SU counts"
+expect "new to stdout" 0 "$BIN" new --template pcie-box --set nics=1
+has "stdout design" "$TMP/out" "name: pcie-box"
+expect "new needs a template" 2 "$BIN" new
+has "new message" "$TMP/err" "new: --template NAME is required"
+expect "new unknown template" 2 "$BIN" new --template torus
+has "unknown template message" "$TMP/err" "no template named 'torus'"
+expect "new bad parameter" 2 "$BIN" new --template leaf-spine --set severs=3
+has "bad parameter message" "$TMP/err" "template 'leaf-spine' has no parameter 'severs'"
+expect "new bad value" 2 "$BIN" new --template superpod --set units=0
+has "bad value message" "$TMP/err" "template 'superpod', parameter 'units': expected a whole number from 1 to 128, got '0'"
+expect "new unbuildable" 2 "$BIN" new --template fat-tree --set k=6 --set pods=7
+has "unbuildable message" "$TMP/err" "ncfabric: template 'fat-tree': pods must be from 1 to k (6), got 7"
+
 for f in share/examples/*.yaml; do
 	expect "report $f" 0 "$BIN" report "$f"
 	expect "export $f as json" 0 "$BIN" export "$f" --format json -o "$TMP/x.json"

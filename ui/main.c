@@ -3,6 +3,7 @@
 #include "io/design_io.h"
 #include "io/report.h"
 #include "io/units.h"
+#include "layouts/template.h"
 #include "ui/app.h"
 #include "ui/term.h"
 #include <locale.h>
@@ -21,6 +22,9 @@ static const char usage_text[] =
 	"       ncfabric report [FILE] [--json] [--size BYTES] [--gpus N] [--sweep]\n"
 	"                                                inventory, problems, bandwidth per pattern and\n"
 	"                                                algorithm, speedup, bottleneck and advice\n"
+	"       ncfabric new --template NAME [--set KEY=VALUE]... [-o FILE]\n"
+	"                                                a design from a template (stdout without -o)\n"
+	"       ncfabric templates                       list templates with their parameters\n"
 	"       ncfabric export FILE --format FMT [-o OUT]\n"
 	"                                                write the design as FMT: yaml or json\n"
 	"       ncfabric --help | --version\n"
@@ -210,6 +214,77 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	return rc;
 }
 
+static int cmd_templates(void)
+{
+	size_t i, k;
+	char range[200];
+	for (i = 0; i < ntemplates; i++) {
+		const struct template *t = &templates[i];
+		printf("%s\n  %s\n", t->name, t->help);
+		for (k = 0; k < t->nparams; k++)
+			printf("  %-18s default %-18s %s; %s\n", t->params[k].name, t->params[k].def, t->params[k].help,
+			       tparam_range(&t->params[k], range, sizeof range));
+		printf("\n");
+	}
+	return EXIT_OK;
+}
+
+static int cmd_new(struct ctx *x, int argc, char **argv)
+{
+	const struct template *t = NULL;
+	const char *out = NULL;
+	struct tvalues v;
+	struct design d;
+	char err[600], *text;
+	int i, rc = EXIT_OK;
+	for (i = 0; i < argc; i++)
+		if ((strcmp(argv[i], "--template") == 0 || strcmp(argv[i], "-t") == 0) && i + 1 < argc) {
+			t = template_find(argv[++i]);
+			if (!t)
+				return usage_error("new: no template named '%s' (ncfabric templates lists them)", argv[i]);
+		}
+	if (!t)
+		return usage_error("new: --template NAME is required (ncfabric templates lists them)");
+	template_defaults(t, &v);
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--template") == 0 || strcmp(argv[i], "-t") == 0) {
+			i++;
+		} else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+			if (!template_set(t, &v, argv[++i], &x->shipped, err, sizeof err))
+				return usage_error("%s", err);
+		} else if (strncmp(argv[i], "--set=", 6) == 0) {
+			if (!template_set(t, &v, argv[i] + 6, &x->shipped, err, sizeof err))
+				return usage_error("%s", err);
+		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+			out = argv[++i];
+		} else {
+			return usage_error("new: unknown argument '%s'", argv[i]);
+		}
+	}
+	design_init(&d);
+	if (!template_build(t, &v, &x->shipped, &d, err, sizeof err)) {
+		fprintf(stderr, "ncfabric: %s\n", err);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	text = design_to_text(&d, out ? format_guess(out, "", 0) : FMT_YAML);
+	design_free(&d);
+	if (!text)
+		return EXIT_FAIL;
+	if (out && strcmp(out, "-") != 0) {
+		if (!file_write_atomic(out, text, strlen(text), err, sizeof err)) {
+			fprintf(stderr, "ncfabric: %s\n", err);
+			rc = EXIT_FAIL;
+		}
+	} else {
+		fputs(text, stdout);
+		if (fflush(stdout) != 0)
+			rc = EXIT_FAIL;
+	}
+	free(text);
+	return rc;
+}
+
 static int cmd_interactive(struct ctx *x, const char *file, const struct term_opts *o)
 {
 	struct design d;
@@ -260,7 +335,8 @@ int main(int argc, char **argv)
 			topts.color = false;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return usage_error("unknown option '%s'", argv[i]);
-		} else if (!sub && (strcmp(argv[i], "report") == 0 || strcmp(argv[i], "export") == 0)) {
+		} else if (!sub && (strcmp(argv[i], "report") == 0 || strcmp(argv[i], "export") == 0 ||
+				    strcmp(argv[i], "new") == 0 || strcmp(argv[i], "templates") == 0)) {
 			sub = argv[i];
 			rest = i + 1;
 			break;
@@ -276,6 +352,10 @@ int main(int argc, char **argv)
 		rc = cmd_report(&x, argc - rest, argv + rest);
 	else if (sub && strcmp(sub, "export") == 0)
 		rc = cmd_export(&x, argc - rest, argv + rest);
+	else if (sub && strcmp(sub, "new") == 0)
+		rc = cmd_new(&x, argc - rest, argv + rest);
+	else if (sub && strcmp(sub, "templates") == 0)
+		rc = argc > rest ? usage_error("templates takes no arguments") : cmd_templates();
 	else
 		rc = cmd_interactive(&x, file, &topts);
 	catalog_free(&x.shipped);
