@@ -142,9 +142,82 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 	}
 }
 
+static const char *speed_text(int gbps, char *buf, size_t size)
+{
+	if (gbps >= 1000 && gbps % 1000 == 0)
+		snprintf(buf, size, "%dT", gbps / 1000);
+	else
+		snprintf(buf, size, "%dG", gbps);
+	return buf;
+}
+
+void place_routes(const struct design *d, const struct catalog *cat, struct placement *p)
+{
+	size_t i, k;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		const struct block *lo = placement_find(p, b->from), *hi = placement_find(p, b->to);
+		struct route *r;
+		char sp[16];
+		long links = design_group_count(d, b->from) * (long)b->links_each;
+		int n_between = 0, idx = 0, gap;
+		if (!lo || !hi)
+			continue;
+		r = vec_push(&p->routes, sizeof *r);
+		snprintf(r->from, sizeof r->from, "%s", b->from);
+		snprintf(r->to, sizeof r->to, "%s", b->to);
+		r->hidden = lo->w == 0 || hi->w == 0;
+		r->x1 = lo->x + lo->w / 2;
+		r->y1 = lo->y - 1;
+		r->x2 = hi->x + hi->w / 2;
+		r->y2 = hi->y + hi->h;
+		/* Bundles between the same two rows take different rows for their crossing. */
+		for (k = 0; k < d->bundles.n; k++) {
+			const struct block *a = placement_find(p, DESIGN_BUNDLE(d, k)->from);
+			const struct block *z = placement_find(p, DESIGN_BUNDLE(d, k)->to);
+			if (a && z && a->y == lo->y && z->y == hi->y) {
+				if (k < i)
+					idx++;
+				n_between++;
+			}
+		}
+		gap = r->y1 - r->y2 + 1;
+		r->ymid = gap > 0 ? r->y2 + (gap * (idx + 1)) / (n_between + 1) : r->y2;
+		if (r->ymid > r->y1)
+			r->ymid = r->y1;
+		{
+			const struct switch_group *up = NULL;
+			size_t si;
+			if (design_find(d, b->to, &si) == GK_SWITCH)
+				up = DESIGN_SWITCH(d, si);
+			if (up && cat) {
+				long dn, upl;
+				switch_ports_used(d, up, &dn, &upl);
+				r->oversubscribed = upl > 0 && dn > upl;
+				if (upl > 0)
+					snprintf(r->label, sizeof r->label, "%ld x %s %s%.2g:1", links,
+						 speed_text(bundle_speed_gbps(d, cat, b), sp, sizeof sp), r->oversubscribed ? "!" : "",
+						 (double)dn / upl);
+				else
+					snprintf(r->label, sizeof r->label, "%ld x %s", links,
+						 speed_text(bundle_speed_gbps(d, cat, b), sp, sizeof sp));
+			} else {
+				snprintf(r->label, sizeof r->label, "%ld links", links);
+			}
+		}
+		r->ly = r->ymid;
+		r->lx = (r->x1 > r->x2 ? r->x1 : r->x2) + 2;
+		if (r->lx + (int)strlen(r->label) > p->w)
+			r->lx = (r->x1 < r->x2 ? r->x1 : r->x2) - 1 - (int)strlen(r->label);
+		if (r->lx < 0)
+			r->lx = 0;
+	}
+}
+
 void placement_free(struct placement *p)
 {
 	vec_release(&p->blocks);
+	vec_release(&p->routes);
 }
 
 const struct block *placement_find(const struct placement *p, const char *name)

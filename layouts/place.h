@@ -26,13 +26,28 @@ struct block {
 	bool pinned;              /* placed by the user */
 };
 
+/* A bundle drawn as an orthogonal line: up from the lower block's top edge at x1 to row
+ * ymid, across to x2, up to the upper block's bottom edge. The label ("256 x 400G 1:1")
+ * sits on row ymid, beside the crossing. */
+struct route {
+	char from[NCF_NAME_MAX], to[NCF_NAME_MAX];
+	int x1, y1, x2, y2, ymid;
+	char label[48];
+	int lx, ly;
+	bool hidden;              /* an end is inside a "+N more" block */
+	bool oversubscribed;      /* the upper switch has more down than up (drawn with a mark) */
+};
+
 struct placement {
 	struct vec blocks;        /* struct block */
+	struct vec routes;        /* struct route */
 	int w, h;
 };
 
-/* Place d's groups in a w x h area. */
+/* Place d's groups in a w x h area, and route its bundles (labels need the catalog for
+ * speeds; cat may be NULL). */
 void place_design(const struct design *d, int w, int h, struct placement *out);
+void place_routes(const struct design *d, const struct catalog *cat, struct placement *p);
 void placement_free(struct placement *p);
 /* The block of the group called name, or NULL. */
 const struct block *placement_find(const struct placement *p, const char *name);

@@ -295,6 +295,13 @@ Test(templates, every_template_places_without_overlap)
 		for (s = 0; s < 2; s++) {
 			struct placement p;
 			place_design(&d, sizes[s][0], sizes[s][1] - 6, &p);
+			place_routes(&d, &shipped, &p);
+			for (a = 0; a < p.routes.n; a++) {
+				const struct route *r = &VEC_AT(p.routes, struct route, a);
+				cr_expect(r->y2 <= r->y1 + 1, "%s: %s->%s runs upward", templates[i].name, r->from, r->to);
+				cr_expect(r->lx >= 0 && r->lx + (int)strlen(r->label) <= p.w && r->ly >= 0 && r->ly < p.h,
+					  "%s: label '%s' inside", templates[i].name, r->label);
+			}
 			for (a = 0; a < p.blocks.n; a++) {
 				const struct block *x = &VEC_AT(p.blocks, struct block, a);
 				if (!x->w)

@@ -105,3 +105,37 @@ Test(place, stable_under_count_changes)
 	placement_free(&b);
 	design_free(&d);
 }
+
+Test(place, routes_join_blocks_and_label_count_speed_ratio)
+{
+	struct design d;
+	struct placement p;
+	struct catalog cat;
+	const struct route *r;
+	fx_catalog(&cat);
+	fx_reference(&d);
+	add_switch(&d, "spine", ROLE_SPINE, 2);
+	DESIGN_SWITCH(&d, 0)->model[0] = '\0';
+	snprintf(DESIGN_SWITCH(&d, 0)->model, sizeof DESIGN_SWITCH(&d, 0)->model, "sw64x400");
+	{
+		struct bundle *b = vec_push(&d.bundles, sizeof *b);
+		SETS(b->from, "tor");
+		SETS(b->to, "spine");
+		b->links_each = 2;
+	}
+	place_design(&d, 80, 20, &p);
+	place_routes(&d, &cat, &p);
+	cr_assert_eq(p.routes.n, 2);
+	r = &VEC_AT(p.routes, struct route, 0);
+	cr_assert_str_eq(r->from, "a100");
+	cr_assert_eq(r->y1, placement_find(&p, "a100")->y - 1, "starts above the servers");
+	cr_assert_eq(r->y2, placement_find(&p, "tor")->y + PLACE_BOX_H, "ends under the leaf");
+	cr_assert(r->ymid >= r->y2 && r->ymid <= r->y1);
+	cr_assert_str_eq(r->label, "16 x 100G !8:1", "16 links down, 2 up on the tor: oversubscribed, marked");
+	cr_assert(r->oversubscribed);
+	cr_assert(r->lx >= 0 && r->lx + (int)strlen(r->label) <= 80);
+	cr_assert_str_eq(VEC_AT(p.routes, struct route, 1).label, "2 x 400G", "the top tier has no ratio");
+	placement_free(&p);
+	design_free(&d);
+	catalog_free(&cat);
+}
