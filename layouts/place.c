@@ -79,11 +79,25 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 		if (1 + s->role > top)
 			top = 1 + s->role;
 	}
+	/* Notes stand where the user put them. */
+	for (i = 0; i < d->canvas.notes.n; i++) {
+		const struct note *nt = &VEC_AT(d->canvas.notes, struct note, i);
+		struct block *b = add(p, GK_NOTE, 0, "", -1, nt->text);
+		int len = (int)strlen(b->label) + 4;
+		b->pinned = true;
+		b->h = PLACE_BOX_H;
+		b->w = len < w ? len : w;
+		b->x = nt->x + b->w <= w ? nt->x : (w - b->w > 0 ? w - b->w : 0);
+		b->y = nt->y + b->h <= h ? nt->y : (h - b->h > 0 ? h - b->h : 0);
+		snprintf(b->name, sizeof b->name, "note %zu", i + 1);
+	}
 	/* Pinned blocks first, so the others flow around them. */
 	for (i = 0; i < p->blocks.n; i++) {
 		struct block *b = &VEC_AT(p->blocks, struct block, i);
-		const struct position *pos = pinned_at(d, b->name);
+		const struct position *pos = b->kind == GK_NOTE ? NULL : pinned_at(d, b->name);
 		int len = (int)strlen(b->label) + 4;
+		if (b->kind == GK_NOTE)
+			continue;
 		b->h = PLACE_BOX_H;
 		if (pos) {
 			b->pinned = true;

@@ -29,7 +29,7 @@ enum wiring { WIRE_SPREAD, WIRE_RAIL, WIRE_TOR };
 enum routing { ROUTE_ECMP, ROUTE_ADAPTIVE, ROUTE_SPRAY };
 enum dtype { DT_BF16, DT_FP16, DT_FP8, DT_FP32 };
 enum algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLSTREE, ALGO_COLLNET };
-enum group_kind { GK_NONE, GK_SERVER, GK_DOMAIN, GK_SWITCH };
+enum group_kind { GK_NONE, GK_SERVER, GK_DOMAIN, GK_SWITCH, GK_NOTE /* a canvas note (placement only) */ };
 
 struct nic_spec {
 	char model[NCF_NAME_MAX];

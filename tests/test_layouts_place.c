@@ -90,6 +90,26 @@ Test(place, pinned_blocks_stay_and_others_avoid_them)
 	design_free(&d);
 }
 
+Test(place, notes_stay_where_the_user_put_them)
+{
+	struct design d;
+	struct placement p;
+	struct note *n;
+	fx_reference(&d);
+	n = vec_push(&d.canvas.notes, sizeof *n);
+	SETS(n->text, "rack row B");
+	n->x = 2;
+	n->y = 8;
+	place_design(&d, 80, 20, &p);
+	cr_assert_not_null(placement_find(&p, "note 1"));
+	cr_assert_eq(placement_find(&p, "note 1")->x, 2);
+	cr_assert_eq(placement_find(&p, "note 1")->y, 8);
+	cr_assert_str_eq(placement_find(&p, "note 1")->label, "rack row B");
+	no_overlap(&p);
+	placement_free(&p);
+	design_free(&d);
+}
+
 Test(place, stable_under_count_changes)
 {
 	struct design d;
