@@ -114,7 +114,7 @@ $(BIN): $(BUILD)/ui/main.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS_ALL) $(CRIT_CFLAGS) $(CFLAGS_ALL) -Wno-missing-prototypes -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CRIT_CFLAGS) $(shell pkg-config --cflags yaml-0.1 libcjson 2>/dev/null) $(CFLAGS_ALL) -Wno-missing-prototypes -c $< -o $@
 $(BUILD)/tests/model_tests: $(TEST_MODEL_SRC:%.c=$(BUILD)/%.o) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 $(BUILD)/tests/layouts_tests: $(TEST_LAYOUTS_SRC:%.c=$(BUILD)/%.o) $(LIBLAYOUTS) $(LIBMODEL)

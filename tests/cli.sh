@@ -115,6 +115,45 @@ has "bad value message" "$TMP/err" "template 'superpod', parameter 'units': expe
 expect "new unbuildable" 2 "$BIN" new --template fat-tree --set k=6 --set pods=7
 has "unbuildable message" "$TMP/err" "ncfabric: template 'fat-tree': pods must be from 1 to k (6), got 7"
 
+for fmt in bom-csv bom-yaml bom-json dot; do
+	expect "export --format $fmt" 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format "$fmt" -o "$TMP/x.$fmt"
+done
+python3 -c 'import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); assert sum(int(r["quantity"]) for r in rows if r["category"]=="gpu")==256' "$TMP/x.bom-csv" \
+	&& ok "bom-csv reads in Python's csv" || bad "bom-csv reads in Python's csv"
+python3 -c 'import yaml,json,sys; y=yaml.safe_load(open(sys.argv[1])); j=json.load(open(sys.argv[2])); assert y["summary"]==j["summary"] and len(y["parts"])==len(j["parts"])' "$TMP/x.bom-yaml" "$TMP/x.bom-json" \
+	&& ok "bom-yaml and bom-json agree" || bad "bom-yaml and bom-json agree"
+if command -v dot >/dev/null 2>&1; then
+	expect "dot renders the export" 0 dot -Tsvg "$TMP/x.dot" -o "$TMP/x.svg"
+fi
+expect "export astra-sim" 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format astra-sim -o "$TMP/astra"
+python3 -c 'import yaml,json,sys; n=yaml.safe_load(open(sys.argv[1])); s=json.load(open(sys.argv[2])); assert n["npus_count"]==[8,32] and len(n["bandwidth"])==2 and len(s["all-reduce-implementation"])==2' "$TMP/astra.network.yml" "$TMP/astra.system.json" \
+	&& ok "astra-sim files read back" || bad "astra-sim files read back"
+expect "astra-sim refuses collisions" 1 "$BIN" export share/examples/reference-case.yaml --format astra-sim -o "$TMP/astra2"
+has "astra-sim says why" "$TMP/err" "ASTRA-sim's analytical backend has no hashing collisions"
+expect "multi-file formats need -o" 2 "$BIN" export share/examples/reference-case.yaml --format netbox
+has "netbox needs a directory" "$TMP/err" "export: netbox writes several files: give -o DIRECTORY"
+expect "export netbox" 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format netbox -o "$TMP/nb"
+python3 -c 'import csv,sys; c=list(csv.DictReader(open(sys.argv[1]))); d=list(csv.DictReader(open(sys.argv[2]))); assert len(c)==512 and len(d)==44; names={r["name"] for r in d}; assert all(r["side_a_device"] in names and r["side_b_device"] in names for r in c)' "$TMP/nb/cables.csv" "$TMP/nb/devices.csv" \
+	&& ok "netbox cables join devices that exist" || bad "netbox cables join devices that exist"
+
+expect "expect" 0 "$BIN" expect share/examples/reference-case.yaml
+has "expect is an nccl-tests table" "$TMP/out" "#       size         count      type   redop    root     time   algbw   busbw #wrong"
+has "expect reaches 16G" "$TMP/out" " 17179869184"
+expect "expect alltoall" 0 "$BIN" expect share/examples/reference-case.yaml --collective alltoall
+has "alltoall is p2p" "$TMP/out" "# p2p/Simple"
+expect "expect bad collective" 2 "$BIN" expect share/examples/reference-case.yaml --collective bcast
+expect "compare a measured log" 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log --collective allreduce
+has "compare prints measured and predicted" "$TMP/out" "measured    predicted"
+expect "compare a log that names its test" 0 "$BIN" compare share/examples/dgx-h100-1su.yaml tests/data/nccl/h100-allgather.log
+has "compare flags low sizes" "$TMP/out" "LOW: more than 20% below the model"
+has "compare suggests checks in order" "$TMP/out" "1. Raw links"
+expect "compare needs the collective" 2 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log
+has "collective message" "$TMP/err" "the log does not say which test wrote it: give --collective"
+expect "compare a malformed log" 2 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/malformed.log -c allreduce
+has "malformed log line" "$TMP/err" "ncfabric: tests/data/nccl/malformed.log:43:1: expected a result line"
+expect "compare a partial log" 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/truncated.log -c allreduce
+has "partial log noted" "$TMP/out" "the log ends early: compared as far as it goes"
+
 for f in share/examples/*.yaml; do
 	expect "report $f" 0 "$BIN" report "$f"
 	expect "export $f as json" 0 "$BIN" export "$f" --format json -o "$TMP/x.json"
@@ -130,7 +169,7 @@ fi
 expect "export to stdout from stdin" 0 sh -c "$BIN export - --format json < share/examples/pcie-box.yaml"
 has "stdin export is JSON" "$TMP/out" '"name":	"pcie-box"'
 expect "export needs --format" 2 "$BIN" export share/examples/pcie-box.yaml
-has "export --format message" "$TMP/err" "export: --format is required (yaml or json)"
+has "export --format message" "$TMP/err" "export: --format is required (yaml, json, bom-csv"
 expect "export unknown format" 2 "$BIN" export share/examples/pcie-box.yaml --format xml
 expect "export to an unwritable place fails" 1 "$BIN" export share/examples/pcie-box.yaml --format yaml -o /nonexistent/dir/x.yaml
 has "unwritable message" "$TMP/err" "cannot create a file beside /nonexistent/dir/x.yaml"

@@ -3,6 +3,8 @@
 #include "io/design_io.h"
 #include "io/report.h"
 #include "io/units.h"
+#include "io/export.h"
+#include "io/nccltests.h"
 #include "layouts/template.h"
 #include "ui/app.h"
 #include "ui/term.h"
@@ -26,7 +28,12 @@ static const char usage_text[] =
 	"                                                a design from a template (stdout without -o)\n"
 	"       ncfabric templates                       list templates with their parameters\n"
 	"       ncfabric export FILE --format FMT [-o OUT]\n"
-	"                                                write the design as FMT: yaml or json\n"
+	"                                                FMT: yaml, json (the design), bom-csv, bom-yaml,\n"
+	"                                                bom-json, dot, astra-sim (-o PREFIX), netbox (-o DIR)\n"
+	"       ncfabric expect FILE [--collective C] [--gpus N]\n"
+	"                                                the nccl-tests table the design should produce\n"
+	"       ncfabric compare FILE LOG [--collective C] [--gpus N]\n"
+	"                                                measured nccl-tests output against the model\n"
 	"       ncfabric --help | --version\n"
 	"\n"
 	"options:\n"
@@ -164,8 +171,8 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 {
 	const char *file = NULL, *fmt = NULL, *out = NULL;
 	struct design d;
-	enum file_format f;
-	char *text, err[512];
+	struct catalog cat;
+	char *text, err[600];
 	int i, rc;
 	for (i = 0; i < argc; i++) {
 		if ((strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0) && i + 1 < argc)
@@ -184,19 +191,30 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	if (!file)
 		return usage_error("export: which design? (ncfabric export FILE --format FMT)");
 	if (!fmt)
-		return usage_error("export: --format is required (yaml or json)");
-	if (strcmp(fmt, "yaml") == 0)
-		f = FMT_YAML;
-	else if (strcmp(fmt, "json") == 0)
-		f = FMT_JSON;
-	else
-		return usage_error("export: unknown format '%s' (expected yaml or json)", fmt);
+		return usage_error("export: --format is required (yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim or netbox)");
+	if (!export_known(fmt))
+		return usage_error("export: unknown format '%s' (expected yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim or netbox)",
+				   fmt);
+	if (export_multi_file(fmt) && (!out || strcmp(out, "-") == 0))
+		return usage_error("export: %s writes several files: give -o %s", fmt,
+				   strcmp(fmt, "netbox") == 0 ? "DIRECTORY" : "PREFIX");
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
-	text = design_to_text(&d, f);
+	design_catalog(&d, &x->shipped, &cat);
+	if (export_multi_file(fmt)) {
+		if (!export_files(&d, &cat, fmt, out, err, sizeof err)) {
+			fprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
+			rc = EXIT_FAIL;
+		}
+		catalog_free(&cat);
+		design_free(&d);
+		return rc;
+	}
+	text = export_text(&d, &cat, fmt, err, sizeof err);
+	catalog_free(&cat);
 	design_free(&d);
 	if (!text) {
-		fprintf(stderr, "ncfabric: cannot format the design\n");
+		fprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
 		return EXIT_FAIL;
 	}
 	if (out && strcmp(out, "-") != 0) {
@@ -212,6 +230,103 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	}
 	free(text);
 	return rc;
+}
+
+/* Options shared by expect and compare: --collective C, --gpus N. */
+static int nt_options(int argc, char **argv, int *coll, long *gpus, const char **files, int nfiles, const char *cmd)
+{
+	int i, got = 0;
+	for (i = 0; i < argc; i++) {
+		if ((strcmp(argv[i], "--collective") == 0 || strcmp(argv[i], "-c") == 0) && i + 1 < argc) {
+			*coll = nt_coll_from_name(argv[++i]);
+			if (*coll < 0 || *coll >= PATTERNS)
+				return usage_error("%s: unknown collective '%s' (expected allreduce, allgather, reducescatter, alltoall or sendrecv)",
+						   cmd, argv[i]);
+		} else if (strcmp(argv[i], "--gpus") == 0 && i + 1 < argc) {
+			char *end;
+			*gpus = strtol(argv[++i], &end, 10);
+			if (*end || *gpus < 1)
+				return usage_error("%s --gpus: expected a whole number of GPUs, got '%s'", cmd, argv[i]);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error("%s: unknown option '%s'", cmd, argv[i]);
+		} else if (got < nfiles) {
+			files[got++] = argv[i];
+		} else {
+			return usage_error("%s: '%s' is extra", cmd, argv[i]);
+		}
+	}
+	if (got < nfiles)
+		return usage_error("%s: expected %s", cmd, nfiles == 1 ? "a design FILE" : "a design FILE and an nccl-tests LOG");
+	return EXIT_OK;
+}
+
+static int cmd_expect(struct ctx *x, int argc, char **argv)
+{
+	const char *files[1];
+	int coll = COLL_ALLREDUCE, rc;
+	long gpus = 0;
+	struct design d;
+	struct catalog cat;
+	static struct metrics m;
+	if ((rc = nt_options(argc, argv, &coll, &gpus, files, 1, "expect")) != EXIT_OK)
+		return rc;
+	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK)
+		return rc;
+	design_catalog(&d, &x->shipped, &cat);
+	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
+	nt_expect(stdout, &m, d.name, (enum coll)coll, d.job.algo);
+	catalog_free(&cat);
+	design_free(&d);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
+static int cmd_compare(struct ctx *x, int argc, char **argv)
+{
+	const char *files[2];
+	int coll = -1, rc;
+	long gpus = 0;
+	struct design d;
+	struct catalog cat;
+	struct nt_log log;
+	struct ncf_diag diag = { 0 };
+	static struct metrics m;
+	char err[256], *buf;
+	size_t len;
+	if ((rc = nt_options(argc, argv, &coll, &gpus, files, 2, "compare")) != EXIT_OK)
+		return rc;
+	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK)
+		return rc;
+	buf = file_read(files[1], &len, err, sizeof err);
+	if (!buf) {
+		fprintf(stderr, "ncfabric: %s: %s\n", files[1], err);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	if (!nt_parse(buf, len, &log, &diag)) {
+		diag_print(stderr, files[1], &diag, false);
+		diag_free(&diag);
+		free(buf);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	free(buf);
+	if (coll < 0)
+		coll = log.coll;
+	if (coll < 0 || coll >= PATTERNS) {
+		fprintf(stderr, "ncfabric: %s: the log does not say which test wrote it: give --collective\n", files[1]);
+		nt_log_free(&log);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	if (!gpus && log.ranks)
+		gpus = log.ranks;
+	design_catalog(&d, &x->shipped, &cat);
+	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
+	nt_compare(stdout, &m, &d, &log, (enum coll)coll, files[1]);
+	nt_log_free(&log);
+	catalog_free(&cat);
+	design_free(&d);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
 static int cmd_templates(void)
@@ -336,7 +451,8 @@ int main(int argc, char **argv)
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return usage_error("unknown option '%s'", argv[i]);
 		} else if (!sub && (strcmp(argv[i], "report") == 0 || strcmp(argv[i], "export") == 0 ||
-				    strcmp(argv[i], "new") == 0 || strcmp(argv[i], "templates") == 0)) {
+				    strcmp(argv[i], "new") == 0 || strcmp(argv[i], "templates") == 0 ||
+				    strcmp(argv[i], "expect") == 0 || strcmp(argv[i], "compare") == 0)) {
 			sub = argv[i];
 			rest = i + 1;
 			break;
@@ -352,6 +468,10 @@ int main(int argc, char **argv)
 		rc = cmd_report(&x, argc - rest, argv + rest);
 	else if (sub && strcmp(sub, "export") == 0)
 		rc = cmd_export(&x, argc - rest, argv + rest);
+	else if (sub && strcmp(sub, "expect") == 0)
+		rc = cmd_expect(&x, argc - rest, argv + rest);
+	else if (sub && strcmp(sub, "compare") == 0)
+		rc = cmd_compare(&x, argc - rest, argv + rest);
 	else if (sub && strcmp(sub, "new") == 0)
 		rc = cmd_new(&x, argc - rest, argv + rest);
 	else if (sub && strcmp(sub, "templates") == 0)
