@@ -17,5 +17,8 @@ struct tnode *encode(const struct schema *s, const void *obj);
 char *tree_to_yaml(const struct tnode *root);
 char *tree_to_json(const struct tnode *root);
 char *tree_to_text(const struct tnode *root, enum file_format fmt);
+/* cJSON_Print of a cJSON tree (passed as void * to keep cJSON out of this header) with a
+ * final newline, in memory the caller frees with free(); NULL on failure. */
+char *json_print_free(void *cjson);
 
 #endif

@@ -96,17 +96,21 @@ bool design_load_text(const char *buf, size_t len, enum file_format fmt, const s
 	return true;
 }
 
-bool design_load_file(const char *path, const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
+/* Read path whole, or add why not to diag. */
+static char *read_or_diag(const char *path, size_t *len, struct ncf_diag *diag)
 {
 	char err[256];
-	size_t len;
-	char *buf = file_read(path, &len, err, sizeof err);
-	bool ok;
-	if (!buf) {
+	char *buf = file_read(path, len, err, sizeof err);
+	if (!buf)
 		diag_add(diag, NCF_ERROR, "", "%s", err);
-		return false;
-	}
-	ok = design_load_text(buf, len, format_guess(path, buf, len), shipped, out, diag);
+	return buf;
+}
+
+bool design_load_file(const char *path, const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
+{
+	size_t len;
+	char *buf = read_or_diag(path, &len, diag);
+	bool ok = buf && design_load_text(buf, len, format_guess(path, buf, len), shipped, out, diag);
 	free(buf);
 	return ok;
 }
@@ -235,15 +239,9 @@ bool catalog_load_text(const char *buf, size_t len, enum file_format fmt, struct
 
 bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *diag)
 {
-	char err[256];
 	size_t len;
-	char *buf = file_read(path, &len, err, sizeof err);
-	bool ok;
-	if (!buf) {
-		diag_add(diag, NCF_ERROR, "", "%s", err);
-		return false;
-	}
-	ok = catalog_load_text(buf, len, format_guess(path, buf, len), out, diag);
+	char *buf = read_or_diag(path, &len, diag);
+	bool ok = buf && catalog_load_text(buf, len, format_guess(path, buf, len), out, diag);
 	free(buf);
 	return ok;
 }

@@ -17,6 +17,8 @@ struct tnode *parse_text(const char *buf, size_t len, enum file_format fmt, stru
  * no known extension, from the first character of the text. */
 enum file_format format_guess(const char *name, const char *buf, size_t len);
 
+/* False, with an error at its position, if buf holds a NUL byte. */
+bool text_check_nul(const char *buf, size_t len, struct ncf_diag *diag);
 /* 1-based line and column of byte offset off in buf. */
 void text_position(const char *buf, size_t len, size_t off, int *line, int *col);
 

@@ -127,13 +127,8 @@ struct tnode *parse_json(const char *buf, size_t len, struct ncf_diag *diag)
 	cJSON *json;
 	struct cursor c;
 	struct tnode *root;
-	const char *z = memchr(buf, '\0', len);
-	if (z) {
-		int l, col;
-		text_position(buf, len, (size_t)(z - buf), &l, &col);
-		diag_add_at(diag, NCF_ERROR, l, col, "binary data: a NUL byte where text was expected");
+	if (!text_check_nul(buf, len, diag))
 		return NULL;
-	}
 	json = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
 	if (json && end) {
 		/* Only white space may follow the value. */

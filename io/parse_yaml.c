@@ -22,7 +22,7 @@ void text_position(const char *buf, size_t len, size_t off, int *line, int *col)
 	*col = c;
 }
 
-static bool check_nul(const char *buf, size_t len, struct ncf_diag *diag)
+bool text_check_nul(const char *buf, size_t len, struct ncf_diag *diag)
 {
 	const char *z = memchr(buf, '\0', len);
 	if (z) {
@@ -117,7 +117,7 @@ struct tnode *parse_yaml(const char *buf, size_t len, struct ncf_diag *diag)
 	struct tnode *root = NULL;
 	bool ok = true, done = false;
 
-	if (!check_nul(buf, len, diag))
+	if (!text_check_nul(buf, len, diag))
 		return NULL;
 	if (!yaml_parser_initialize(&p)) {
 		diag_add_at(diag, NCF_ERROR, 1, 1, "out of memory");

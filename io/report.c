@@ -1,4 +1,5 @@
 #include "io/report.h"
+#include "io/codec.h"
 #include "io/units.h"
 #include "model/alloc.h"
 #include <cJSON.h>
@@ -108,7 +109,6 @@ char *report_json(const struct report_in *r)
 {
 	const struct inventory *inv = r->inv;
 	cJSON *root = cJSON_CreateObject(), *o, *a, *e;
-	char *text, *out;
 	size_t i;
 	int m;
 
@@ -181,15 +181,7 @@ char *report_json(const struct report_in *r)
 	if (r->metrics)
 		report_model_json(root, r);
 
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return NULL;
-	out = xmalloc(strlen(text) + 2);
-	strcpy(out, text);
-	strcat(out, "\n");
-	cJSON_free(text);
-	return out;
+	return json_print_free(root);
 }
 
 /* ---- the model's numbers ------------------------------------------------------------ */

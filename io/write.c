@@ -107,9 +107,9 @@ static cJSON *to_json(const struct tnode *n)
 	return j;
 }
 
-char *tree_to_json(const struct tnode *root)
+char *json_print_free(void *cjson)
 {
-	cJSON *j = to_json(root);
+	cJSON *j = cjson;
 	char *s = cJSON_Print(j), *out;
 	cJSON_Delete(j);
 	if (!s)
@@ -119,6 +119,11 @@ char *tree_to_json(const struct tnode *root)
 	strcat(out, "\n");
 	cJSON_free(s);
 	return out;
+}
+
+char *tree_to_json(const struct tnode *root)
+{
+	return json_print_free(to_json(root));
 }
 
 char *tree_to_text(const struct tnode *root, enum file_format fmt)

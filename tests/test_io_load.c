@@ -10,20 +10,7 @@
 #include "io/design_io.h"
 #include "model/inventory.h"
 
-static struct catalog shipped;
-
-static void setup(void)
-{
-	struct ncf_diag diag = { 0 };
-	cr_assert(catalog_load_file("share/catalog.yaml", &shipped, &diag), "catalog: %s",
-		  diag_count(&diag) ? diag_get(&diag, 0)->msg : "");
-	diag_free(&diag);
-}
-
-static void teardown(void)
-{
-	catalog_free(&shipped);
-}
+#include "shipped.h"
 
 TestSuite(io, .init = setup, .fini = teardown);
 

@@ -9,19 +9,7 @@
 #include "layouts/template.h"
 #include "model/inventory.h"
 
-static struct catalog shipped;
-
-static void setup(void)
-{
-	struct ncf_diag diag = { 0 };
-	cr_assert(catalog_load_file("share/catalog.yaml", &shipped, &diag));
-	diag_free(&diag);
-}
-
-static void teardown(void)
-{
-	catalog_free(&shipped);
-}
+#include "shipped.h"
 
 TestSuite(templates, .init = setup, .fini = teardown);
 

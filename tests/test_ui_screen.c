@@ -7,19 +7,7 @@
 #include "io/design_io.h"
 #include "ui/app.h"
 
-static struct catalog shipped;
-
-static void setup(void)
-{
-	struct ncf_diag diag = { 0 };
-	cr_assert(catalog_load_file("share/catalog.yaml", &shipped, &diag));
-	diag_free(&diag);
-}
-
-static void teardown(void)
-{
-	catalog_free(&shipped);
-}
+#include "shipped.h"
 
 TestSuite(screen, .init = setup, .fini = teardown);
 

@@ -68,6 +68,25 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* Write text (which this frees) to out atomically, or to standard output for NULL or "-". */
+static int emit(const char *out, char *text)
+{
+	char err[600];
+	int rc = EXIT_OK;
+	if (out && strcmp(out, "-") != 0) {
+		if (!file_write_atomic(out, text, strlen(text), err, sizeof err)) {
+			fprintf(stderr, "ncfabric: %s\n", err);
+			rc = EXIT_FAIL;
+		}
+	} else {
+		fputs(text, stdout);
+		if (fflush(stdout) != 0)
+			rc = EXIT_FAIL;
+	}
+	free(text);
+	return rc;
+}
+
 static int load_catalog(struct ctx *x)
 {
 	struct ncf_diag diag = { 0 };
@@ -217,19 +236,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 		fprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
 		return EXIT_FAIL;
 	}
-	if (out && strcmp(out, "-") != 0) {
-		if (!file_write_atomic(out, text, strlen(text), err, sizeof err)) {
-			fprintf(stderr, "ncfabric: %s\n", err);
-			free(text);
-			return EXIT_FAIL;
-		}
-	} else {
-		fputs(text, stdout);
-		if (fflush(stdout) != 0)
-			rc = EXIT_FAIL;
-	}
-	free(text);
-	return rc;
+	return emit(out, text);
 }
 
 /* Options shared by expect and compare: --collective C, --gpus N. */
@@ -351,7 +358,7 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 	struct tvalues v;
 	struct design d;
 	char err[600], *text;
-	int i, rc = EXIT_OK;
+	int i;
 	for (i = 0; i < argc; i++)
 		if ((strcmp(argv[i], "--template") == 0 || strcmp(argv[i], "-t") == 0) && i + 1 < argc) {
 			t = template_find(argv[++i]);
@@ -386,18 +393,7 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 	design_free(&d);
 	if (!text)
 		return EXIT_FAIL;
-	if (out && strcmp(out, "-") != 0) {
-		if (!file_write_atomic(out, text, strlen(text), err, sizeof err)) {
-			fprintf(stderr, "ncfabric: %s\n", err);
-			rc = EXIT_FAIL;
-		}
-	} else {
-		fputs(text, stdout);
-		if (fflush(stdout) != 0)
-			rc = EXIT_FAIL;
-	}
-	free(text);
-	return rc;
+	return emit(out, text);
 }
 
 static int cmd_interactive(struct ctx *x, const char *file, const struct term_opts *o)
