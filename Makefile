@@ -61,7 +61,7 @@ TEST_BINS := $(BUILD)/tests/model_tests $(BUILD)/tests/layouts_tests \
 
 EMBEDDED := share/catalog.yaml share/examples/reference-case.yaml
 
-.PHONY: all run test test-run check check-layers bench clean install uninstall deps \
+.PHONY: all run test test-run check check-layers bench clean install uninstall deps docs \
         tests-build golden
 all: $(BIN)
 
@@ -156,6 +156,17 @@ $(BUILD)/tools/bench: tools/bench.c $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
+
+$(BUILD)/tools/gen-keys: tools/gen-keys.c $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
+
+# The KEYS section of the man page comes from the key table.
+docs: $(BUILD)/tools/gen-keys
+	@$(BUILD)/tools/gen-keys > $(BUILD)/keys.roff
+	@awk -v keys=$(BUILD)/keys.roff '/KEYS BEGIN/{while((getline l < keys)>0) print l; skip=1; next} /KEYS END/{skip=0; next} !skip' \
+	  share/ncfabric.1 > $(BUILD)/ncfabric.1.tmp && mv $(BUILD)/ncfabric.1.tmp share/ncfabric.1
+	@echo "share/ncfabric.1: KEYS regenerated"
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/tools/bench

@@ -44,13 +44,14 @@ static bool free_at(const struct placement *p, const struct block *self, int x, 
 
 static int row_y(int tier, int top_tier, int h)
 {
-	/* Rows spread over the height: the top tier at 0, servers at the bottom. */
+	/* Rows spread over the height: the top tier at 0, servers at the bottom; a row of
+	 * space between tiers for the bundles when it fits, touching boxes when it does not. */
 	int rows = top_tier + 1, gap;
 	if (rows == 1)
 		return 0;
 	gap = (h - PLACE_BOX_H) / (rows - 1);
-	if (gap < PLACE_BOX_H + 1)
-		gap = PLACE_BOX_H + 1;
+	if (gap < PLACE_BOX_H)
+		gap = PLACE_BOX_H;
 	return (top_tier - tier) * gap;
 }
 

@@ -94,26 +94,61 @@ static bool fail(struct editor *ed, const char *fmt, ...)
 	return false;
 }
 
-void *ed_object(struct design *d, int id, const struct schema **s)
+/* Which list holds id, and where: 0 design, 1 servers, 2 domains, 3 switches, 4 bundles;
+ * -1 if none. */
+static int locate_id(const struct design *d, int id, size_t *index)
 {
 	size_t i;
-	if (id == 0) {
-		*s = &design_schema;
-		return d;
-	}
+	if (id == 0)
+		return 0;
 	for (i = 0; i < d->servers.n; i++)
 		if (DESIGN_SERVER(d, i)->id == id)
-			return *s = &server_group_schema, DESIGN_SERVER(d, i);
+			return *index = i, 1;
 	for (i = 0; i < d->domains.n; i++)
 		if (DESIGN_DOMAIN(d, i)->id == id)
-			return *s = &domain_group_schema, DESIGN_DOMAIN(d, i);
+			return *index = i, 2;
 	for (i = 0; i < d->switches.n; i++)
 		if (DESIGN_SWITCH(d, i)->id == id)
-			return *s = &switch_group_schema, DESIGN_SWITCH(d, i);
+			return *index = i, 3;
 	for (i = 0; i < d->bundles.n; i++)
 		if (DESIGN_BUNDLE(d, i)->id == id)
-			return *s = &bundle_schema, DESIGN_BUNDLE(d, i);
-	return NULL;
+			return *index = i, 4;
+	return -1;
+}
+
+static const struct schema *const id_schemas[] = { &design_schema, &server_group_schema, &domain_group_schema,
+						   &switch_group_schema, &bundle_schema };
+
+void *ed_object(struct design *d, int id, const struct schema **s)
+{
+	size_t i = 0;
+	int where = locate_id(d, id, &i);
+	if (where < 0)
+		return NULL;
+	*s = id_schemas[where];
+	switch (where) {
+	case 0: return d;
+	case 1: return DESIGN_SERVER(d, i);
+	case 2: return DESIGN_DOMAIN(d, i);
+	case 3: return DESIGN_SWITCH(d, i);
+	default: return DESIGN_BUNDLE(d, i);
+	}
+}
+
+const void *ed_object_const(const struct design *d, int id, const struct schema **s)
+{
+	size_t i = 0;
+	int where = locate_id(d, id, &i);
+	if (where < 0)
+		return NULL;
+	*s = id_schemas[where];
+	switch (where) {
+	case 0: return d;
+	case 1: return DESIGN_SERVER(d, i);
+	case 2: return DESIGN_DOMAIN(d, i);
+	case 3: return DESIGN_SWITCH(d, i);
+	default: return DESIGN_BUNDLE(d, i);
+	}
 }
 
 /* Walk "a.b[2].c" through the schema to the final field and the object holding it. */
@@ -291,6 +326,32 @@ bool ed_remove_nic(struct editor *ed, int server_id, size_t index)
 	return commit(ed, true);
 }
 
+bool ed_set_nic_count(struct editor *ed, int server_id, size_t index, int count)
+{
+	const struct schema *s;
+	struct server_group *g = ed_object(ed->d, server_id, &s);
+	struct catalog cat;
+	int before, after;
+	size_t i;
+	if (!g || s != &server_group_schema || index >= g->nics.n)
+		return fail(ed, "no such NIC entry");
+	if (count < 0 || count > 64)
+		return fail(ed, "NICs per server go from 0 to 64");
+	begin(ed);
+	g = ed_object(ed->d, server_id, &s);
+	design_catalog(ed->d, ed->shipped, &cat);
+	before = server_compute_ports(g, &cat);
+	VEC_AT(g->nics, struct nic_spec, index).count = count;
+	after = server_compute_ports(g, &cat);
+	catalog_free(&cat);
+	for (i = 0; i < ed->d->bundles.n; i++) {
+		struct bundle *b = DESIGN_BUNDLE(ed->d, i);
+		if (!strcmp(b->from, g->name) && b->links_each == before && after > 0)
+			b->links_each = after;
+	}
+	return commit(ed, true);
+}
+
 bool ed_step_count(struct editor *ed, int id, int delta)
 {
 	const struct schema *s;
@@ -428,6 +489,18 @@ bool ed_add_note(struct editor *ed, const char *text, int x, int y)
 	n->x = x;
 	n->y = y;
 	return commit(ed, true);
+}
+
+bool ed_replace(struct editor *ed, struct design *nd)
+{
+	begin(ed);
+	design_free(ed->d);
+	*ed->d = *nd;
+	memset(nd, 0, sizeof *nd);
+	design_assign_ids(ed->d);
+	clear_stack(&ed->redo);
+	ed->generation++;
+	return true;
 }
 
 static bool swap_top(struct editor *ed, struct vec *from, struct vec *to)

@@ -34,6 +34,9 @@ bool ed_add_switch_group(struct editor *ed, const struct switch_group *g, int *i
 bool ed_add_bundle(struct editor *ed, const struct bundle *b, int *id);
 bool ed_add_nic(struct editor *ed, int server_id, const struct nic_spec *n);
 bool ed_remove_nic(struct editor *ed, int server_id, size_t index);
+/* Set the count of NIC entry index; bundles from the group that wired every compute port
+ * follow the new port count (one undoable edit). */
+bool ed_set_nic_count(struct editor *ed, int server_id, size_t index, int count);
 /* Change the count of a group by delta (never below 0). */
 bool ed_step_count(struct editor *ed, int id, int delta);
 /* Delete a group or bundle. A group's bundles are deleted with it only if cascade is set;
@@ -45,6 +48,10 @@ bool ed_add_catalog(struct editor *ed, const char *list, const void *entry);
 bool ed_move(struct editor *ed, const char *block, int x, int y);
 bool ed_add_note(struct editor *ed, const char *text, int x, int y);
 
+/* Replace the whole design with nd (taken over; nd is left empty), as one undoable edit:
+ * opening a file or starting from a template. */
+bool ed_replace(struct editor *ed, struct design *nd);
+
 bool ed_undo(struct editor *ed);
 bool ed_redo(struct editor *ed);
 bool ed_can_undo(const struct editor *ed);
@@ -52,5 +59,6 @@ bool ed_can_redo(const struct editor *ed);
 
 /* The schema and object with this id (0: the design), or NULL. */
 void *ed_object(struct design *d, int id, const struct schema **s);
+const void *ed_object_const(const struct design *d, int id, const struct schema **s);
 
 #endif

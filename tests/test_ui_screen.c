@@ -1,42 +1,58 @@
-/* Headless screen tests: the app state painted into a cell buffer, compared with golden
- * text files in tests/golden (UPDATE_GOLDEN=1 rewrites them). No terminal is needed. */
+/* Headless screen tests: the designer driven by scripts (the same steps --script takes),
+ * its screen painted into a cell buffer and compared with golden text files in
+ * tests/golden (UPDATE_GOLDEN=1 make test rewrites them). No terminal is needed. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "io/design_io.h"
-#include "ui/app.h"
-
 #include "shipped.h"
+#include "layouts/template.h"
+#include "ui/app.h"
+#include "ui/script.h"
+#include "ui/keysdoc.h"
 
 TestSuite(screen, .init = setup, .fini = teardown);
 
-static void open_app(struct app *app, const char *file)
+static struct app app;
+
+static void open_app(const char *file)
 {
 	struct design d;
 	struct ncf_diag diag = { 0 };
 	if (file)
-		cr_assert(design_load_file(file, &shipped, &d, &diag));
+		cr_assert(design_load_file(file, &shipped, &d, &diag), "%s", file);
 	else
 		cr_assert(design_load_default(&shipped, &d, &diag));
 	diag_free(&diag);
-	app_init(app, &d, &shipped, file);
+	app_init(&app, &d, &shipped, file);
 }
 
-static char *render(const struct app *app, int w, int h)
+static void open_template(const char *name)
 {
-	struct cellbuf c;
-	char *text;
-	cellbuf_init(&c, w, h);
-	app_draw(app, &c);
-	text = cellbuf_dump(&c);
-	cellbuf_free(&c);
-	return text;
+	struct tvalues v;
+	struct design d;
+	char err[300];
+	const struct template *t = template_find(name);
+	template_defaults(t, &v);
+	design_init(&d);
+	cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s", err);
+	app_init(&app, &d, &shipped, NULL);
+}
+
+/* Run a script on the open app at w x h and return the screen (caller frees). */
+static char *screen(const char *script, int w, int h)
+{
+	char err[300], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	cr_assert_eq(script_run(&app, script, w, h, f, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	return buf;
 }
 
 static void golden(const char *name, const char *text)
 {
-	char path[256], buf[65536];
+	char path[256], buf[200000];
 	FILE *f;
 	size_t n;
 	snprintf(path, sizeof path, "tests/golden/%s.txt", name);
@@ -55,28 +71,12 @@ static void golden(const char *name, const char *text)
 	cr_assert_str_eq(text, buf, "screen %s differs from %s", name, path);
 }
 
-static void run(struct app *app, const char *actions)
+/* Open file (NULL: the default), run the script, compare the w x h screen with name. */
+static void screen_case(const char *file, const char *script, int w, int h, const char *name)
 {
-	char list[256], *tok, *save = NULL;
-	snprintf(list, sizeof list, "%s", actions);
-	for (tok = strtok_r(list, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		int a = action_lookup(tok);
-		unsigned chg;
-		cr_assert_geq(a, 0, "unknown action %s", tok);
-		chg = app_run(app, (enum action)a);
-		if (chg & CHG_MODEL)
-			app_recompute(app);
-	}
-}
-
-/* Open file (NULL: the default design), run actions, compare the w x h screen with name. */
-static void screen_case(const char *file, const char *actions, int w, int h, const char *name)
-{
-	struct app app;
 	char *t;
-	open_app(&app, file);
-	run(&app, actions);
-	t = render(&app, w, h);
+	open_app(file);
+	t = screen(script, w, h);
 	golden(name, t);
 	free(t);
 	app_free(&app);
@@ -85,94 +85,241 @@ static void screen_case(const char *file, const char *actions, int w, int h, con
 Test(screen, default_80x24) { screen_case(NULL, "", 80, 24, "default-80x24"); }
 Test(screen, default_160x48) { screen_case(NULL, "", 160, 48, "default-160x48"); }
 Test(screen, too_small) { screen_case(NULL, "", 60, 20, "too-small-60x20"); }
+Test(screen, help) { screen_case(NULL, "?", 80, 24, "help-80x24"); }
+Test(screen, edit_form) { screen_case(NULL, "<Enter>\n<Down>", 80, 24, "form-80x24"); }
+Test(screen, palette) { screen_case(NULL, "a\n<Down><Down>", 80, 24, "palette-80x24"); }
+Test(screen, inside_a_server) { screen_case(NULL, "i", 100, 30, "inside-100x30"); }
+Test(screen, plot_busbw) { screen_case(NULL, "p", 100, 30, "plot-busbw-100x30"); }
+Test(screen, plot_speedup) { screen_case("share/examples/dgx-h100-1su.yaml", "P", 100, 30, "plot-speedup-100x30"); }
+Test(screen, templates_dialog) { screen_case(NULL, "T\n<Down><Down><Down>", 100, 30, "templates-100x30"); }
+Test(screen, command_line) { screen_case(NULL, ":exp<Tab>", 80, 24, "command-80x24"); }
+Test(screen, job_form) { screen_case(NULL, "J", 100, 30, "job-100x30"); }
+Test(screen, quit_confirm) { screen_case(NULL, "+\nq", 80, 24, "confirm-quit-80x24"); }
+Test(screen, superpod_200x60) { screen_case(NULL, ":template superpod\n<Enter>", 200, 60, "superpod-200x60"); }
+Test(screen, template_form) { screen_case(NULL, ":template leaf-spine", 100, 30, "template-form-100x30"); }
+
+Test(screen, every_template_at_80x24_and_200x60)
+{
+	size_t i;
+	for (i = 0; i < ntemplates; i++) {
+		char name[64], *t;
+		open_template(templates[i].name);
+		t = screen("", 80, 24);
+		snprintf(name, sizeof name, "template-%s-80x24", templates[i].name);
+		golden(name, t);
+		free(t);
+		t = screen("", 200, 60);
+		snprintf(name, sizeof name, "template-%s-200x60", templates[i].name);
+		golden(name, t);
+		free(t);
+		app_free(&app);
+	}
+}
+
+Test(screen, resize_keeps_state)
+{
+	char *a, *b;
+	open_app("share/examples/dgx-h100-1su.yaml");
+	a = screen("j", 80, 24);
+	b = screen("size 160x48", 160, 48);
+	cr_assert(strstr(a, ">dgx") || strstr(a, ">leaf") || strstr(a, ">spine"));
+	golden("resize-160x48", b);
+	free(a);
+	free(b);
+	app_free(&app);
+}
 
 Test(screen, edit_changes_the_numbers_and_undo_restores)
 {
-	struct app app;
-	char *before, *t;
-	open_app(&app, "share/examples/dgx-h100-1su.yaml");
-	before = render(&app, 80, 24);
-	cr_assert(strstr(before, "GPUs            256"), "%s", before);
-	run(&app, "count-dec");
-	t = render(&app, 80, 24);
-	cr_assert(strstr(t, "GPUs            248"), "%s", t);
-	cr_assert(strstr(t, "[modified]"));
-	golden("h100-after-dec-80x24", t);
-	free(t);
-	run(&app, "undo");
-	t = render(&app, 80, 24);
-	cr_assert(strstr(t, "GPUs            256"));
-	free(t);
+	char *before, *after, *back;
+	open_app("share/examples/dgx-h100-1su.yaml");
+	before = screen("", 120, 40);
+	cr_assert(strstr(before, "256 GPUs on 32 nodes"), "%s", before);
+	after = screen("@count-dec", 120, 40);
+	cr_assert(strstr(after, "[modified]"));
+	cr_assert(strstr(after, "dgx 31 x dgx-h100"), "%s", after);
+	back = screen("u", 120, 40);
+	cr_assert(strstr(back, "dgx 32 x dgx-h100"));
 	free(before);
+	free(after);
+	free(back);
+	app_free(&app);
+}
+
+Test(screen, nic_count_inside_changes_busbw)
+{
+	char *t;
+	double before, after;
+	open_app(NULL);
+	before = app.metrics.fabric.node_ceiling_GBps;
+	/* Inside the server group: 4 NICs to 3; the bundle that wired all 4 follows. */
+	t = screen("i\n-\n<Esc>", 100, 30);
+	after = app.metrics.fabric.node_ceiling_GBps;
+	cr_assert_float_eq(before, 50, 1e-9);
+	cr_assert_float_eq(after, 37.5, 1e-9, "3 x 100G per server");
+	cr_assert_eq(DESIGN_BUNDLE(&app.design, 0)->links_each, 3);
+	free(t);
+	t = screen("u", 100, 30);
+	cr_assert_eq(DESIGN_BUNDLE(&app.design, 0)->links_each, 4, "one undo step");
+	cr_assert_float_eq(app.metrics.fabric.node_ceiling_GBps, 50, 1e-9);
+	free(t);
 	app_free(&app);
 }
 
 Test(screen, refused_edit_shows_why)
 {
-	struct app app;
 	char *t;
-	open_app(&app, NULL);
-	run(&app, "count-dec"); /* the job needs all 32 GPUs */
-	t = render(&app, 80, 24);
+	open_app(NULL);
+	t = screen("-", 80, 24);
 	cr_assert(strstr(t, "! the job asks for 32 GPUs, the design has 24"), "%s", t);
 	free(t);
 	app_free(&app);
 }
 
-Test(screen, help_is_generated_from_the_key_table)
+Test(screen, form_validates_as_typed_and_esc_cancels)
 {
-	struct app app;
 	char *t;
-	size_t i;
-	open_app(&app, NULL);
-	run(&app, "help");
-	t = render(&app, 80, 24);
-	for (i = 0; i < keymap_len; i++)
-		cr_expect(strstr(t, action_name(keymap[i].action)), "help lists %s", action_name(keymap[i].action));
-	golden("help-80x24", t);
+	open_app(NULL);
+	t = screen("<Enter>\n<Down>\nx", 80, 24);
+	cr_assert(strstr(t, "! expected a whole number for 'count', got '4x'"), "%s", t);
+	free(t);
+	t = screen("<Esc>", 80, 24);
+	cr_assert(strstr(t, "a100 4 x hgx-a100-8gpu"), "nothing changed");
+	cr_assert_not(app_dirty(&app));
 	free(t);
 	app_free(&app);
 }
 
-
-Test(screen, quit_asks_when_dirty)
+Test(screen, add_a_spine_and_a_bundle)
 {
-	struct app app;
-	open_app(&app, "share/examples/dgx-h100-1su.yaml");
-	cr_assert_eq(app_run(&app, ACT_QUIT), CHG_QUIT, "clean: q quits");
-	run(&app, "count-dec");
-	cr_assert_neq(app_run(&app, ACT_QUIT) & CHG_QUIT, CHG_QUIT, "dirty: q asks");
-	cr_assert(strstr(app.msg, "unsaved changes"));
-	cr_assert_eq(app_run(&app, ACT_QUIT), CHG_QUIT, "q again quits");
+	open_app("share/examples/pcie-box.yaml");
+	free(screen("a\n<Down><Down><Down>\n<Enter>\n<Enter>", 100, 30));
+	cr_assert_eq(app.design.switches.n, 2, "%s", app.msg);
+	cr_assert_eq(DESIGN_SWITCH(&app.design, 1)->role, ROLE_SPINE);
+	cr_assert(app_dirty(&app));
+	free(screen("u", 100, 30));
+	cr_assert_eq(app.design.switches.n, 1);
 	app_free(&app);
 }
 
-Test(screen, man1_documents_every_action_key)
+Test(screen, delete_asks_and_names_the_bundles)
+{
+	char *t;
+	open_app(NULL);
+	t = screen("k\nd", 80, 24);
+	cr_assert(strstr(t, "deleting 'tor' would orphan 1 bundle: a100->tor"), "%s", t);
+	free(t);
+	free(screen("y", 80, 24));
+	cr_assert_eq(app.design.switches.n, 0);
+	cr_assert_eq(app.design.bundles.n, 0);
+	app_free(&app);
+}
+
+Test(screen, commands_save_export_and_size)
+{
+	char *t;
+	open_app(NULL);
+	free(screen(":size 1M", 80, 24));
+	cr_assert_float_eq(app.bytes, 1048576, 0.5);
+	free(screen(":w /tmp/ncf-ui-save.yaml", 80, 24));
+	cr_assert_str_eq(app.file, "/tmp/ncf-ui-save.yaml");
+	cr_assert_not(app_dirty(&app));
+	t = screen(":export bom-csv /tmp/ncf-ui-bom.csv", 80, 24);
+	cr_assert(strstr(t, "exported bom-csv to /tmp/ncf-ui-bom.csv"), "%s", t);
+	free(t);
+	t = screen(":w /nonexistent/dir/x.yaml", 80, 24);
+	cr_assert(strstr(t, "! not saved: cannot create a file beside /nonexistent/dir/x.yaml"), "%s", t);
+	free(t);
+	t = screen(":frob", 80, 24);
+	cr_assert(strstr(t, "unknown command ':frob'"));
+	free(t);
+	app_free(&app);
+}
+
+Test(screen, search_selects_matches)
+{
+	open_app("share/examples/dgx-h100-1su.yaml");
+	free(screen("/spine\n<Enter>", 80, 24));
+	cr_assert_eq(app.selected, DESIGN_SWITCH(&app.design, 1)->id);
+	app_free(&app);
+}
+
+Test(screen, mouse_click_selects_and_drag_moves)
+{
+	const struct block *b;
+	size_t i;
+	open_app(NULL);
+	free(screen("", 80, 24));
+	for (i = 0, b = NULL; i < app.place.blocks.n; i++)
+		if (!strcmp(VEC_AT(app.place.blocks, struct block, i).name, "tor"))
+			b = &VEC_AT(app.place.blocks, struct block, i);
+	cr_assert_not_null(b);
+	{
+		char s[64];
+		int x = b->x + 1 + 2, y = b->y + 2 + 1;
+		snprintf(s, sizeof s, "click %d %d", x, y);
+		free(screen(s, 80, 24));
+		cr_assert_eq(app.selected, DESIGN_SWITCH(&app.design, 0)->id);
+		snprintf(s, sizeof s, "drag %d %d %d %d", x, y, x + 10, y + 2);
+		free(screen(s, 80, 24));
+		cr_assert_eq(app.design.canvas.positions.n, 1, "the move is saved in the design");
+	}
+	app_free(&app);
+}
+
+Test(screen, template_dialog_builds_a_design)
+{
+	open_app(NULL);
+	free(screen("T\n<Down><Down><Down>\n<Enter>\n<Enter>", 100, 30));
+	cr_assert_str_eq(app.design.name, "superpod-1-su-ndr", "%s", app.msg);
+	free(screen("u", 100, 30));
+	cr_assert_str_eq(app.design.name, "reference-case", "u undoes it");
+	app_free(&app);
+}
+
+Test(screen, quit_asks_when_dirty)
+{
+	open_app("share/examples/dgx-h100-1su.yaml");
+	cr_assert_eq(app_run(&app, ACT_QUIT), CHG_QUIT, "clean: q quits");
+	app_run(&app, ACT_DEC);
+	cr_assert_neq(app_run(&app, ACT_QUIT) & CHG_QUIT, CHG_QUIT, "dirty: q asks");
+	cr_assert_eq(app.mode, MODE_CONFIRM);
+	cr_assert_eq(app_key(&app, 'y'), CHG_QUIT);
+	app_free(&app);
+}
+
+Test(screen, help_lists_every_key_of_the_table)
+{
+	size_t i;
+	char *t;
+	open_app(NULL);
+	t = screen("?", 100, 200);
+	for (i = 0; i < keymap_len; i++)
+		if (keymap[i].mode == MODE_ANY || keymap[i].mode == MODE_CANVAS)
+			cr_expect(strstr(t, action_name(keymap[i].action)), "help lists %s", action_name(keymap[i].action));
+	free(t);
+	app_free(&app);
+}
+
+Test(screen, man1_keys_section_is_generated_from_the_key_table)
 {
 	FILE *f = fopen("share/ncfabric.1", "r");
-	static char man[65536];
-	size_t n, i;
+	static char man[131072];
+	char *gen = NULL, *begin, *end;
+	size_t n, len = 0;
+	FILE *m;
 	cr_assert_not_null(f);
 	n = fread(man, 1, sizeof man - 1, f);
-	char *keys, *end;
 	man[n] = '\0';
 	fclose(f);
-	keys = strstr(man, ".SH KEYS");
-	cr_assert_not_null(keys);
-	end = strstr(keys + 1, ".SH ");
-	if (end)
-		*end = '\0';
-	for (i = 0; i < keymap_len; i++) {
-		const char *label = keymap[i].label;
-		char want[32];
-		/* Man pages spell C-r as Ctrl\-R and escape the minus. */
-		if (strcmp(label, "C-r") == 0)
-			label = "Ctrl\\-R";
-		else if (strcmp(label, "C-l") == 0)
-			label = "Ctrl\\-L";
-		else if (strcmp(label, "-") == 0)
-			label = "\\-";
-		snprintf(want, sizeof want, "%s", label);
-		cr_expect_not_null(strstr(keys, want), "ncfabric.1 KEYS lacks %s (%s)", label, action_name(keymap[i].action));
-	}
+	m = open_memstream(&gen, &len);
+	keys_roff(m);
+	fclose(m);
+	begin = strstr(man, ".\\\" KEYS BEGIN");
+	end = begin ? strstr(begin, ".\\\" KEYS END") : NULL;
+	cr_assert(begin && end, "KEYS markers in share/ncfabric.1");
+	end = strchr(end, '\n') + 1;
+	*end = '\0';
+	cr_assert_str_eq(begin, gen, "share/ncfabric.1's KEYS section is stale: run make docs");
+	free(gen);
 }

@@ -40,33 +40,58 @@ gone() {
 	fail=$((fail + 1))
 	echo "[FAIL] $1: still running"
 }
+start() { T new-session -d -s ncf -x "$1" -y "$2" "cd $TMP && HOME=$TMP TERM=xterm-256color $3"; }
 
-cp share/examples/dgx-h100-1su.yaml "$TMP/d.yaml"
-T new-session -d -s ncf -x 80 -y 24 "TERM=xterm-256color $BIN $TMP/d.yaml; sleep 5"
-check "opens the design" "dgx-h100-1su"
-check "shows the GPUs" "GPUs            256"
-T send-keys -t ncf "-"
-check "an edit changes the numbers" "GPUs            248"
-check "the title says modified" "[modified]"
+# The default design: change the NIC count inside the server group, see busbw change,
+# undo, save under a name, quit.
+start 80 24 "$OLDPWD/$BIN"
+check "opens the default design" "reference-case"
+check "shows AllReduce busbw" "Ring         28.0"
+T send-keys -t ncf "i"
+check "inside the server group" "inside 'a100'"
+T send-keys -t ncf "+"
+check "5 NICs per server" "5 x connectx-5-roce-100g"
+check "busbw changes on screen" "network 62.5 GB/s per node (5 x 100G)"
+T send-keys -t ncf Escape
 T send-keys -t ncf "u"
-check "undo restores" "GPUs            256"
-T send-keys -t ncf "-" "w"
-check "w saves" "saved $TMP/d.yaml"
-if grep -q "count: 31" "$TMP/d.yaml"; then pass=$((pass + 1)); echo "[PASS] the file holds the edit"
+check "undo restores" "network 50.0 GB/s per node (4 x 100G)"
+T send-keys -t ncf "+"
+T send-keys -t ncf ":w $TMP/d.yaml" Enter
+check "saved" "saved $TMP/d.yaml"
+if grep -q "count: 5" "$TMP/d.yaml"; then pass=$((pass + 1)); echo "[PASS] the file holds the edit"
 else fail=$((fail + 1)); echo "[FAIL] the file holds the edit"; fi
 T send-keys -t ncf "q"
 gone "q quits a saved design"
 
-# SIGHUP (the SSH connection drops) with unsaved work leaves a recovery file.
-T new-session -d -s ncf -x 100 -y 30 "TERM=xterm-256color $BIN $TMP/d.yaml"
-check "opens again" "GPUs            248"
+# Resize live: a larger terminal moves the metrics to the side.
+start 80 24 "$OLDPWD/$BIN $TMP/d.yaml"
+check "opens the saved file" "d.yaml"
+T resize-window -t ncf -x 160 -y 48 2>/dev/null || T resize-pane -t ncf -x 160 -y 48
+check "resized: metrics beside the canvas" "┐┌─ metrics"
+T send-keys -t ncf "q"
+gone "q quits"
+
+# SIGHUP (the SSH connection drops) during an unsaved edit leaves a recovery file that
+# the next start offers.
+start 100 30 "$OLDPWD/$BIN $TMP/d.yaml"
+check "opens again" "d.yaml"
 T send-keys -t ncf "+"
 check "unsaved edit" "[modified]"
 T kill-session -t ncf
 i=0
 while [ $i -lt 100 ] && [ ! -f "$TMP/d.yaml.recover" ]; do sleep 0.05; i=$((i + 1)); done
-if grep -q "count: 32" "$TMP/d.yaml.recover" 2>/dev/null; then pass=$((pass + 1)); echo "[PASS] SIGHUP writes the recovery file"
+if grep -q "count: 6" "$TMP/d.yaml.recover" 2>/dev/null; then pass=$((pass + 1)); echo "[PASS] SIGHUP writes the recovery file"
 else fail=$((fail + 1)); echo "[FAIL] SIGHUP writes the recovery file"; fi
+start 100 30 "$OLDPWD/$BIN $TMP/d.yaml"
+check "the next start offers it" "A recovery file holds unsaved work"
+T send-keys -t ncf "y"
+check "restored, not yet saved" "[modified]"
+if [ ! -f "$TMP/d.yaml.recover" ]; then pass=$((pass + 1)); echo "[PASS] the recovery file is removed once answered"
+else fail=$((fail + 1)); echo "[FAIL] the recovery file is removed once answered"; fi
+T send-keys -t ncf "q"
+check "quit asks" "Quit without saving?"
+T send-keys -t ncf "y"
+gone "y quits"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

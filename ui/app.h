@@ -1,13 +1,16 @@
 /* app.h: the interactive program's state, its actions and its key table.
  *
- * One loop drives the program: wait for a key, map it through the key table to a named
- * action, run the action (it changes state through model/cmd.h and returns a change
- * mask), recompute what the mask says, paint the whole screen from state. Actions never
- * draw; drawing (app_draw) never changes state. The key table is the single list of keys:
- * dispatch, the help screen and the status line are all generated from it. */
+ * One loop drives the program: wait for a key, map it through the key table of the
+ * current mode (then the global rows) to a named action, run the action (it changes state
+ * through model/cmd.h and returns a change mask), recompute what the mask says, paint the
+ * whole screen from state. Actions never draw; drawing (app_draw) never changes state.
+ * The key table is the single list of keys: dispatch, the help screen, the status line and
+ * the man page's KEYS section all come from it. Keys that are text (typing in a form, the
+ * command line or a search) go to the mode's text handler when no row claims them. */
 #ifndef NCF_APP_H
 #define NCF_APP_H
 #include <stdbool.h>
+#include "layouts/place.h"
 #include "model/cmd.h"
 #include "model/inventory.h"
 #include "model/metrics.h"
@@ -15,36 +18,117 @@
 
 /* Key codes the back end delivers (curses codes are translated in term_curses.c). */
 enum {
-	NK_UP = 0x110000, NK_DOWN, NK_LEFT, NK_RIGHT, NK_ENTER, NK_ESC, NK_TAB, NK_F1, NK_RESIZE,
+	NK_UP = 0x110000, NK_DOWN, NK_LEFT, NK_RIGHT, NK_ENTER, NK_ESC, NK_TAB, NK_BTAB, NK_F1, NK_RESIZE,
+	NK_BACKSPACE, NK_HOME, NK_END, NK_PGUP, NK_PGDN, NK_DELETE, NK_MOUSE,
 	NK_CTRL_R = 0x12, NK_CTRL_L = 0x0c
 };
 
 /* Change mask returned by actions. */
 #define CHG_NONE 0u
-#define CHG_MODEL 1u   /* recompute derived data */
-#define CHG_VIEW 2u    /* selection, messages */
-#define CHG_QUIT 4u
+#define CHG_MODEL 1u   /* recompute the model's numbers */
+#define CHG_LAYOUT 2u  /* re-place the canvas */
+#define CHG_VIEW 4u    /* selection, messages, modes */
+#define CHG_QUIT 8u
+
+#define MODES(X)                                     \
+	X(ANY, "global", "every mode")                \
+	X(CANVAS, "canvas", "the design")             \
+	X(METRICS, "metrics", "the metrics panel")    \
+	X(FORM, "form", "editing a block")            \
+	X(PALETTE, "palette", "adding a block")       \
+	X(COMMAND, "command", "the : command line")   \
+	X(SEARCH, "search", "searching blocks")       \
+	X(HELP, "help", "this help")                  \
+	X(CONFIRM, "confirm", "a question")           \
+	X(INSIDE, "inside", "inside a server")        \
+	X(PLOT, "plot", "a plot")                     \
+	X(TEMPLATES, "templates", "starting from a template")
+#define MODE_ENUM(id, name, help) MODE_##id,
+enum mode { MODES(MODE_ENUM) MODE_COUNT };
+#undef MODE_ENUM
 
 #define ACTIONS(X) \
 	X(QUIT, "quit", "quit (asks first if there are unsaved changes)") \
-	X(NEXT, "select-next", "select the next group") \
-	X(PREV, "select-prev", "select the previous group") \
-	X(INC, "count-inc", "one more of the selected group (links for a bundle)") \
-	X(DEC, "count-dec", "one fewer of the selected group (links for a bundle)") \
+	X(HELP, "help", "show or hide the keys of this mode") \
+	X(REDRAW, "redraw", "repaint the screen") \
 	X(UNDO, "undo", "undo the last edit") \
 	X(REDO, "redo", "redo what was undone") \
 	X(SAVE, "save", "save the design to its file") \
-	X(HELP, "help", "show or hide the keys") \
-	X(REDRAW, "redraw", "repaint the screen")
+	X(COMMAND, "command", "open the : command line") \
+	X(SEARCH, "search", "search blocks by name or model") \
+	X(SEARCH_NEXT, "search-next", "next match of the search") \
+	X(SEARCH_PREV, "search-prev", "previous match of the search") \
+	X(FOCUS, "focus", "switch between the canvas and the metrics panel") \
+	X(PATTERN, "pattern", "next pattern: AllReduce, AllGather, ReduceScatter, AllToAll, send/recv") \
+	X(ALGO, "algorithm", "next algorithm shown: auto, Ring, Tree, NVLS, NVLSTree, CollNet") \
+	X(SIZE_UP, "size-up", "double the message size") \
+	X(SIZE_DOWN, "size-down", "halve the message size") \
+	X(PLOT_BUSBW, "plot-busbw", "plot busbw against message size") \
+	X(PLOT_SPEEDUP, "plot-speedup", "plot speedup and efficiency against GPU count") \
+	X(JOB, "job", "edit the job (model, parallelism, overlap)") \
+	X(FABRIC, "fabric", "edit the fabric options (routing, SHARP, PXN)") \
+	X(TEMPLATES, "templates", "start a new design from a template") \
+	X(MOUSE, "mouse", "turn the mouse on or off") \
+	X(LEFT, "left", "select the block to the left") \
+	X(RIGHT, "right", "select the block to the right") \
+	X(UP, "up", "select the block above") \
+	X(DOWN, "down", "select the block below") \
+	X(NEXT, "next", "select the next block or bundle") \
+	X(PREV, "prev", "select the previous block or bundle") \
+	X(EDIT, "edit", "edit the selected block or bundle") \
+	X(ADD, "add", "add a block, bundle or note") \
+	X(DELETE, "delete", "delete the selected block or bundle") \
+	X(INC, "count-inc", "one more of the selected block (links for a bundle, NICs inside)") \
+	X(DEC, "count-dec", "one fewer of the selected block (links for a bundle, NICs inside)") \
+	X(MOVE_LEFT, "move-left", "move the selected block left") \
+	X(MOVE_RIGHT, "move-right", "move the selected block right") \
+	X(MOVE_UP, "move-up", "move the selected block up") \
+	X(MOVE_DOWN, "move-down", "move the selected block down") \
+	X(INSIDE, "inside", "open the inside of the selected server group") \
+	X(ACCEPT, "accept", "accept (apply the form, choose the item, run the command)") \
+	X(CANCEL, "cancel", "cancel and go back") \
+	X(FIELD_NEXT, "field-next", "next field or item") \
+	X(FIELD_PREV, "field-prev", "previous field or item") \
+	X(CHOICE_NEXT, "choice-next", "next choice for this field") \
+	X(CHOICE_PREV, "choice-prev", "previous choice for this field") \
+	X(COMPLETE, "complete", "complete the command name") \
+	X(YES, "yes", "answer yes") \
+	X(NO, "no", "answer no") \
+	X(SCROLL_DOWN, "scroll-down", "scroll down") \
+	X(SCROLL_UP, "scroll-up", "scroll up")
 #define ACT_ENUM(id, name, help) ACT_##id,
 enum action { ACTIONS(ACT_ENUM) ACT_COUNT };
 #undef ACT_ENUM
 
 struct keybind {
+	int mode;          /* enum mode; MODE_ANY rows apply in every mode that does not claim the key */
 	int key;
 	enum action action;
 	const char *label; /* how the key is shown */
 };
+
+#define FORM_MAX 24
+
+enum form_purpose { FORM_EDIT, FORM_ADD, FORM_TEMPLATE };
+
+struct form {
+	int purpose;
+	const struct schema *schema;
+	int target;                 /* id of the edited block; 0: the design */
+	char prefix[48];            /* "job.", "nics[1]." ... prepended to keys when applying */
+	char title[160];
+	void *draft;                /* FORM_ADD: the new object, schema-initialised */
+	int nfields;
+	const struct field *fields[FORM_MAX];
+	char text[FORM_MAX][200];
+	char orig[FORM_MAX][200];   /* as opened: only changed fields are applied */
+	char err[FORM_MAX][160];    /* as typed: what is wrong with the text */
+	int cur;
+	int template_index;         /* FORM_TEMPLATE */
+};
+
+enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_LOAD };
+enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 
 struct app {
 	struct design design;
@@ -54,32 +138,78 @@ struct app {
 	struct inventory inv;
 	struct ncf_diag problems;
 	struct metrics metrics;       /* the model's numbers, recomputed on every edit */
-	double bytes;                 /* message size the metrics are shown at */
+	struct placement place;       /* blocks on the canvas */
+	int plot_n;                   /* busbw against size for the pattern shown (computed, not drawn) */
+	double plot_sizes[40];
+	double plot_busbw[UA_COUNT][40];
+	int plot_pick[40];            /* the algorithm NCCL would pick at each size */
+	int canvas_w, canvas_h;       /* the canvas the placement was made for */
+	int screen_w, screen_h;       /* the screen that canvas belongs to */
 	char file[1024];              /* "" for the built-in default */
-	int saved_generation;         /* editor generation at the last save or load */
-	int selected;                 /* id of the selected group or bundle, 0 for none */
-	bool help, confirm_quit;
+	int saved_generation;
+	int selected;                 /* id of the selected group or bundle; 0: none */
+	enum mode mode;
+	enum mode back;               /* where Esc from help/plots returns */
+	bool metrics_focus;
+	int metrics_scroll;
+	int pattern;                  /* enum coll shown in the panel */
+	int algo_view;                /* -1 auto, else enum ualgo */
+	double bytes;                 /* message size of the panel */
 	char msg[1400];
 	bool msg_error;
+	char cmdline[256];
+	char search[64];
+	struct form form;
+	int palette_cur;
+	int confirm;                  /* enum confirm_kind */
+	char confirm_text[800];
+	int pending_delete;
+	char recover_path[1100];
+	int plot;                     /* enum plot_kind */
+	int inside_id, inside_cur;
+	int tmpl_cur;
+	bool mouse;
+	int drag_id, drag_x, drag_y;
 };
 
 extern const struct keybind keymap[];
 extern const size_t keymap_len;
 const char *action_name(enum action a);
 const char *action_help(enum action a);
+const char *mode_name(enum mode m);
+/* Look an action up by name (for scripts); -1 if none. */
+int action_lookup(const char *name);
 
 /* Take ownership of d (loaded from file, or "" for the default design). */
 void app_init(struct app *app, struct design *d, const struct catalog *shipped, const char *file);
 void app_free(struct app *app);
+/* Recompute the model's numbers (after CHG_MODEL). */
 void app_recompute(struct app *app);
+/* Place the canvas for a screen of w x h (after CHG_LAYOUT or a resize). */
+void app_layout(struct app *app, int w, int h);
 bool app_dirty(const struct app *app);
-/* Run the action a key is bound to; returns the change mask (CHG_NONE for unbound keys). */
+/* Feed a key; returns the change mask. */
 unsigned app_key(struct app *app, int key);
 unsigned app_run(struct app *app, enum action a);
-/* Look an action up by name (for scripts); -1 if none. */
-int action_lookup(const char *name);
+/* Run a ':' command line ("w file.yaml", "export bom-csv x.csv", ...). */
+unsigned app_command(struct app *app, const char *line);
+/* Mouse: press (button 1), release, wheel (dir +1 down, -1 up) at screen x, y. */
+unsigned app_mouse(struct app *app, int kind, int x, int y);
+enum { MOUSE_PRESS, MOUSE_RELEASE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+/* Where unsaved work of `file` ("" for the built-in design) goes on a lost connection. */
+void app_recovery_path(const char *file, char *out, size_t size);
+/* Offer a recovery file found at start (the confirm dialog). */
+void app_offer_recovery(struct app *app, const char *path);
+/* Apply every change mask bit: recompute, re-place for the last screen size. */
+void app_settle(struct app *app, unsigned chg);
 
+/* The canvas area of a w x h screen (drawing and mouse both use it). */
+void app_canvas_area(int w, int h, int *x, int *y, int *cw, int *ch);
 /* Paint the whole screen from state. */
 void app_draw(const struct app *app, struct cellbuf *c);
+
+/* Minimum screen. */
+#define APP_MIN_W 80
+#define APP_MIN_H 24
 
 #endif

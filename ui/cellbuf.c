@@ -124,11 +124,48 @@ int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role
 	return lines;
 }
 
+void cellbuf_put(struct cellbuf *c, int x, int y, uint32_t cp, int role)
+{
+	if (x < 0 || y < 0 || x >= c->w || y >= c->h)
+		return;
+	c->cells[(size_t)y * (size_t)c->w + (size_t)x].ch = cp;
+	c->cells[(size_t)y * (size_t)c->w + (size_t)x].role = (uint8_t)role;
+}
+
 void cellbuf_hline(struct cellbuf *c, int x, int y, int w, int role)
 {
 	int i;
 	for (i = 0; i < w; i++)
-		cellbuf_text(c, x + i, y, 1, role, c->ascii ? "-" : "\xe2\x94\x80");
+		cellbuf_put(c, x + i, y, c->ascii ? '-' : 0x2500, role);
+}
+
+void cellbuf_vline(struct cellbuf *c, int x, int y, int h, int role)
+{
+	int i;
+	for (i = 0; i < h; i++)
+		cellbuf_put(c, x, y + i, c->ascii ? '|' : 0x2502, role);
+}
+
+void cellbuf_fill(struct cellbuf *c, int x, int y, int w, int h, int role)
+{
+	int i, j;
+	for (j = y; j < y + h; j++)
+		for (i = x; i < x + w; i++)
+			cellbuf_put(c, i, j, ' ', role);
+}
+
+void cellbuf_box(struct cellbuf *c, int x, int y, int w, int h, int role)
+{
+	if (w < 2 || h < 2)
+		return;
+	cellbuf_hline(c, x + 1, y, w - 2, role);
+	cellbuf_hline(c, x + 1, y + h - 1, w - 2, role);
+	cellbuf_vline(c, x, y + 1, h - 2, role);
+	cellbuf_vline(c, x + w - 1, y + 1, h - 2, role);
+	cellbuf_put(c, x, y, c->ascii ? '+' : 0x250c, role);
+	cellbuf_put(c, x + w - 1, y, c->ascii ? '+' : 0x2510, role);
+	cellbuf_put(c, x, y + h - 1, c->ascii ? '+' : 0x2514, role);
+	cellbuf_put(c, x + w - 1, y + h - 1, c->ascii ? '+' : 0x2518, role);
 }
 
 void cellbuf_fill_role(struct cellbuf *c, int x, int y, int w, int role)

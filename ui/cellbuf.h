@@ -45,6 +45,13 @@ int cellbuf_printf(struct cellbuf *c, int x, int y, int max_w, int role, const c
 /* Word-wrapped text in a w-wide column from (x, y), at most max_lines lines; the last
  * line ends in "..." if the text does not fit. Returns the lines used. */
 int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role, const char *text);
+/* One code point at (x, y). */
+void cellbuf_put(struct cellbuf *c, int x, int y, uint32_t cp, int role);
+/* A box outline, UTF-8 or ASCII; its inside is left alone. */
+void cellbuf_box(struct cellbuf *c, int x, int y, int w, int h, int role);
+/* Clear a rectangle to spaces of role. */
+void cellbuf_fill(struct cellbuf *c, int x, int y, int w, int h, int role);
+void cellbuf_vline(struct cellbuf *c, int x, int y, int h, int role);
 void cellbuf_hline(struct cellbuf *c, int x, int y, int w, int role);
 void cellbuf_fill_role(struct cellbuf *c, int x, int y, int w, int role);
 /* The canvas as UTF-8 text, one line per row, trailing spaces trimmed; caller frees. */

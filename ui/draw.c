@@ -1,191 +1,548 @@
-/* draw.c: the screen, painted from state into a canvas. Nothing here changes state. */
+/* draw.c: the screen, painted from state into a cell buffer. Nothing here changes state
+ * or computes the model: the numbers come from app->metrics, app->inv, app->plot_*. */
 #include "ui/app.h"
+#include "io/units.h"
+#include "layouts/template.h"
+#include <math.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <string.h>
 
-#define MIN_W 80
-#define MIN_H 24
+static const char *const pattern_labels[] = { "AllReduce", "AllGather", "ReduceScatter", "AllToAll", "send/recv" };
 
-static void item_line(const struct app *app, struct cellbuf *c, int y, int w, int id, const char *text)
+/* ---- the canvas ------------------------------------------------------------------------- */
+
+static void draw_route(struct cellbuf *c, int ox, int oy, const struct route *r)
 {
-	bool sel = app->selected == id;
-	cellbuf_printf(c, 1, y, w - 1, sel ? ROLE_SELECTED : ROLE_NORMAL, "%s %s", sel ? ">" : " ", text);
-	if (sel)
-		cellbuf_fill_role(c, 1, y, w - 1, ROLE_SELECTED);
+	int role = r->oversubscribed ? ROLE_WARNING : ROLE_DIM, y, x, lo, hi;
+	if (r->hidden)
+		return;
+	for (y = r->ymid + 1; y <= r->y1; y++)
+		cellbuf_put(c, ox + r->x1, oy + y, c->ascii ? '|' : 0x2502, role);
+	lo = r->x1 < r->x2 ? r->x1 : r->x2;
+	hi = r->x1 < r->x2 ? r->x2 : r->x1;
+	for (x = lo; x <= hi; x++)
+		cellbuf_put(c, ox + x, oy + r->ymid, c->ascii ? '-' : 0x2500, role);
+	if (r->x1 != r->x2) {
+		cellbuf_put(c, ox + r->x1, oy + r->ymid, c->ascii ? '+' : (r->x1 < r->x2 ? 0x2514 : 0x2518), role);
+		cellbuf_put(c, ox + r->x2, oy + r->ymid, c->ascii ? '+' : (r->x1 < r->x2 ? 0x2510 : 0x250c), role);
+	} else {
+		cellbuf_put(c, ox + r->x1, oy + r->ymid, c->ascii ? '|' : 0x2502, role);
+	}
+	for (y = r->y2; y < r->ymid; y++)
+		cellbuf_put(c, ox + r->x2, oy + y, c->ascii ? '|' : 0x2502, role);
 }
 
-static int draw_design(const struct app *app, struct cellbuf *c, int y, int w, int bottom)
+static void draw_canvas(const struct app *app, struct cellbuf *c, int x0, int y0, int w, int h)
 {
-	const struct design *d = &app->design;
-	char buf[256];
 	size_t i;
-	cellbuf_text(c, 1, y++, w, ROLE_HEADING, "Design");
-	for (i = 0; i < d->servers.n && y < bottom; i++) {
-		const struct server_group *g = DESIGN_SERVER(d, i);
-		snprintf(buf, sizeof buf, "%-10.10s %d x %d %s", g->name, g->count, g->gpus, g->gpu);
-		item_line(app, c, y++, w, g->id, buf);
+	int ox = x0 + 1, oy = y0 + 1;
+	bool focus = app->mode == MODE_CANVAS;
+	cellbuf_box(c, x0, y0, w, h, focus ? ROLE_HEADING : ROLE_DIM);
+	cellbuf_printf(c, x0 + 2, y0, w - 4, focus ? ROLE_HEADING : ROLE_DIM, " %s ", app->design.name);
+	for (i = 0; i < app->place.routes.n; i++)
+		draw_route(c, ox, oy, &VEC_AT(app->place.routes, struct route, i));
+	for (i = 0; i < app->place.blocks.n; i++) {
+		const struct block *b = &VEC_AT(app->place.blocks, struct block, i);
+		bool sel = b->id && b->id == app->selected;
+		int role = sel ? ROLE_SELECTED : b->kind == GK_NOTE ? ROLE_DIM : ROLE_NORMAL;
+		if (!b->w)
+			continue;
+		cellbuf_fill(c, ox + b->x, oy + b->y, b->w, b->h, sel ? ROLE_SELECTED : ROLE_NORMAL);
+		cellbuf_box(c, ox + b->x, oy + b->y, b->w, b->h, role);
+		cellbuf_text(c, ox + b->x + 2, oy + b->y + 1, b->w - 3, sel ? ROLE_SELECTED : b->kind == GK_SWITCH ? ROLE_NUMBER : role,
+			     b->label);
+		if (sel) /* the selection is marked, not only reversed */
+			cellbuf_put(c, ox + b->x + 1, oy + b->y + 1, '>', ROLE_SELECTED);
 	}
-	for (i = 0; i < d->domains.n && y < bottom; i++) {
-		const struct domain_group *m = DESIGN_DOMAIN(d, i);
-		snprintf(buf, sizeof buf, "%-10.10s %d NVLink domains", m->name, m->count);
-		item_line(app, c, y++, w, m->id, buf);
+	for (i = 0; i < app->place.routes.n; i++) {
+		const struct route *r = &VEC_AT(app->place.routes, struct route, i);
+		const struct schema *s;
+		bool sel = false;
+		size_t k;
+		if (r->hidden)
+			continue;
+		for (k = 0; k < app->design.bundles.n; k++) {
+			const struct bundle *b = DESIGN_BUNDLE(&app->design, k);
+			if (b->id == app->selected && !strcmp(b->from, r->from) && !strcmp(b->to, r->to) &&
+			    ed_object_const(&app->design, b->id, &s))
+				sel = true;
+		}
+		cellbuf_printf(c, ox + r->lx, oy + r->ly, w - 2 - r->lx, sel ? ROLE_SELECTED : r->oversubscribed ? ROLE_WARNING : ROLE_DIM,
+			       "%s%s", sel ? ">" : "", r->label);
 	}
-	for (i = 0; i < d->switches.n && y < bottom; i++) {
-		const struct switch_group *s = DESIGN_SWITCH(d, i);
-		snprintf(buf, sizeof buf, "%-10.10s %d x %s (%s)", s->name, s->count, s->model, switch_role_names[s->role]);
-		item_line(app, c, y++, w, s->id, buf);
-	}
-	for (i = 0; i < d->bundles.n && y < bottom; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		const struct inv_link *l = i < app->inv.bundles.n ? &VEC_AT(app->inv.bundles, struct inv_link, i) : NULL;
-		snprintf(buf, sizeof buf, "%s->%s %d each x %d Gb/s, %s", b->from, b->to, b->links_each,
-			 l ? l->speed_gbps : 0, wiring_names[b->wiring]);
-		item_line(app, c, y++, w, b->id, buf);
-	}
-	return y;
+	if (!app->place.blocks.n)
+		cellbuf_text(c, ox + 1, oy + 1, w - 4, ROLE_DIM, "an empty design: a adds a block, T starts from a template");
 }
 
-static int stat_line(struct cellbuf *c, int x, int y, int w, const char *label, const char *value)
+/* ---- the metrics panel ---------------------------------------------------------------------- */
+
+#define PANEL_LINES 64
+
+struct lines {
+	int n;
+	char text[PANEL_LINES][160];
+	int role[PANEL_LINES];
+};
+
+static void line(struct lines *l, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void line(struct lines *l, int role, const char *fmt, ...)
 {
-	cellbuf_text(c, x, y, 16, ROLE_NORMAL, label);
-	cellbuf_text(c, x + 16, y, w - 16, ROLE_NUMBER, value);
-	return y + 1;
+	va_list ap;
+	if (l->n >= PANEL_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l->text[l->n], sizeof l->text[0], fmt, ap);
+	va_end(ap);
+	l->role[l->n++] = role;
 }
 
-static int draw_inventory(const struct app *app, struct cellbuf *c, int x, int y, int w)
+static void wrap_into(struct lines *l, int role, const char *text, int width, const char *first)
 {
-	const struct inventory *inv = &app->inv;
-	char buf[128];
-	cellbuf_text(c, x, y++, w, ROLE_HEADING, "Inventory");
-	snprintf(buf, sizeof buf, "%ld", inv->servers);
-	y = stat_line(c, x, y, w, "servers", buf);
-	snprintf(buf, sizeof buf, "%ld", inv->gpus);
-	y = stat_line(c, x, y, w, "GPUs", buf);
-	snprintf(buf, sizeof buf, "%ld (+%ld storage)", inv->nics_compute, inv->nics_storage);
-	y = stat_line(c, x, y, w, "NICs", buf);
-	{
-		size_t used = 0;
-		int r;
-		buf[0] = '\0';
-		for (r = 0; r < 3; r++)
-			if (inv->switches[r] && used < sizeof buf) {
-				int k = snprintf(buf + used, sizeof buf - used, "%s%ld %s", used ? ", " : "", inv->switches[r],
-						 switch_role_names[r]);
-				if (k > 0)
-					used += (size_t)k;
-			}
-		y = stat_line(c, x, y, w, "switches", used ? buf : "none");
+	const char *p = text;
+	bool start = true;
+	while (*p && l->n < PANEL_LINES) {
+		int room = width - (int)(start ? strlen(first) : 2), cut;
+		int len = (int)strlen(p);
+		if (room < 10)
+			room = 10;
+		cut = len;
+		if (len > room) {
+			cut = room;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = room;
+		}
+		line(l, role, "%s%.*s", start ? first : "  ", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		start = false;
 	}
-	snprintf(buf, sizeof buf, "%ld (%ld optics)", inv->links, inv->transceivers);
-	y = stat_line(c, x, y, w, "links", buf);
-	if (inv->power_W > 0)
-		snprintf(buf, sizeof buf, "%.1f kW%s", inv->power_W / 1000.0, inv->power_unknown ? " (partial)" : "");
-	else
-		snprintf(buf, sizeof buf, "not known");
-	y = stat_line(c, x, y, w, "power", buf);
-	if (inv->rack_units > 0)
-		snprintf(buf, sizeof buf, "%.0f U%s", inv->rack_units, inv->rack_units_unknown ? " (partial)" : "");
-	else
-		snprintf(buf, sizeof buf, "not known");
-	return stat_line(c, x, y, w, "rack units", buf);
 }
 
-/* The model's headline numbers: AllReduce, the ceiling, speedup, and the bottleneck. */
-static int draw_model(const struct app *app, struct cellbuf *c, int y)
+static void panel_lines(const struct app *app, struct lines *l, int width)
 {
 	const struct metrics *m = &app->metrics;
-	const struct coll_result *ar = &m->colls[COLL_ALLREDUCE];
-	const struct algo_result *a = coll_pick(ar, app->design.job.algo);
-	int x = 1;
-	x += cellbuf_text(c, x, y, c->w - x, ROLE_HEADING, "AllReduce 1G ");
-	if (a->available)
-		x += cellbuf_printf(c, x, y, c->w - x, ROLE_NUMBER, "%.1f GB/s busbw (%s)", a->busbw_GBps,
-				    ualgo_names[a - ar->algo]);
-	else
-		x += cellbuf_text(c, x, y, c->w - x, ROLE_WARNING, "cannot run");
-	if (m->fabric.node.nnodes > 1)
-		x += cellbuf_printf(c, x, y, c->w - x, ROLE_NORMAL, "  ceiling %.1f", m->fabric.node_ceiling_GBps);
-	if (m->work.valid)
-		cellbuf_printf(c, x, y, c->w - x, ROLE_NORMAL, "  speedup %.1f/%d (%.0f%%)", m->work.speedup, m->work.gpus,
-			       100 * m->work.efficiency);
-	y++;
-	return y + cellbuf_wrap(c, 1, y, c->w - 2, 2, ROLE_NORMAL, m->bottleneck);
+	const struct fabric *f = &m->fabric;
+	const struct workload *w = &m->work;
+	const struct coll_result *cr = &m->colls[app->pattern];
+	char sz[32], buf[160];
+	int u, t;
+	size_t used = 0;
+	line(l, ROLE_HEADING, "%d GPUs on %d node%s (%d per %s)", f->gpus, f->node.nnodes, f->node.nnodes == 1 ? "" : "s",
+	     f->node.ppn, f->domain_node ? "NVLink domain" : "server");
+	if (f->node.nnodes > 1 || f->ports)
+		line(l, ROLE_NORMAL, "network %.1f GB/s per node (%d x %dG)", f->node_ceiling_GBps, f->ports, f->port_gbps);
+	if (f->node.nvl > 0)
+		line(l, ROLE_NORMAL, "NVLink %.0f GB/s per GPU (NCCL)", f->node.nvl);
+	buf[0] = '\0';
+	for (t = 0; t < f->ntiers && used < sizeof buf; t++) {
+		int k;
+		if (f->tiers[t].ratio > 0)
+			k = snprintf(buf + used, sizeof buf - used, "%s%s %.3g:1%s", used ? ", " : "", switch_role_names[f->tiers[t].role],
+				     f->tiers[t].ratio, f->tiers[t].ratio > 4 ? "!" : "");
+		else
+			k = snprintf(buf + used, sizeof buf - used, "%s%s top", used ? ", " : "", switch_role_names[f->tiers[t].role]);
+		if (k > 0)
+			used += (size_t)k;
+	}
+	if (used)
+		line(l, f->ntiers && buf[used - 1] == '!' ? ROLE_WARNING : ROLE_NORMAL, "oversub %s", buf);
+	if (f->design_nodes > 1)
+		line(l, ROLE_NORMAL, "bisection %.0f GB/s (%.2f per GPU)", f->bisection_GBps, f->bisection_per_gpu_GBps);
+	line(l, ROLE_HEADING, "%s %s busbw GB/s (%d ranks):", pattern_labels[app->pattern],
+	     format_size(m->bytes, sz, sizeof sz), cr->ranks);
+	for (u = 0; u < UA_COUNT; u++) {
+		const struct algo_result *a = &cr->algo[u];
+		bool shown = app->algo_view < 0 || app->algo_view == u || u == UA_P2P;
+		if (!a->available || !shown)
+			continue;
+		line(l, cr->auto_algo == u ? ROLE_NUMBER : ROLE_NORMAL, " %-8s %8.1f %s%s%s", ualgo_labels[u], a->busbw_GBps,
+		     nproto_names[a->proto], cr->auto_algo == u ? " *NCCL" : "",
+		     cr->best_algo == u && cr->auto_algo != u ? " +fastest" : "");
+	}
+	if (app->algo_view >= 0 && !cr->algo[app->algo_view].available)
+		line(l, ROLE_WARNING, " %s: %s", ualgo_labels[app->algo_view],
+		     cr->algo[app->algo_view].reason ? cr->algo[app->algo_view].reason : "unavailable");
+	if (w->valid) {
+		line(l, ROLE_HEADING, "step %.1f ms, %.0f tokens/s", w->step_ms, w->tokens_per_s);
+		line(l, w->efficiency < 0.7 ? ROLE_WARNING : ROLE_NUMBER, "speedup %.1f of %d (%.0f%%)", w->speedup, w->gpus,
+		     100 * w->efficiency);
+		line(l, ROLE_DIM, "Amdahl %.2f (r=%.2f)", w->amdahl_speedup, w->amdahl_r);
+	} else {
+		line(l, ROLE_DIM, "job: %s", w->why);
+	}
+	wrap_into(l, ROLE_NORMAL, m->bottleneck, width, "> ");
+	for (t = 0; t < m->nadvice; t++)
+		wrap_into(l, ROLE_DIM, m->advice[t], width, "- ");
+	for (t = 0; t < (int)diag_count(&app->problems); t++) {
+		const struct ncf_problem *p = diag_get(&app->problems, (size_t)t);
+		wrap_into(l, p->sev == NCF_ERROR ? ROLE_ERROR : ROLE_WARNING, p->msg, width, p->sev == NCF_ERROR ? "E " : "W ");
+	}
 }
+
+static void draw_panel(const struct app *app, struct cellbuf *c, int x0, int y0, int w, int h)
+{
+	struct lines l;
+	int i, cols, colw, rows, first;
+	bool focus = app->mode == MODE_METRICS;
+	memset(&l, 0, sizeof l);
+	cellbuf_box(c, x0, y0, w, h, focus ? ROLE_HEADING : ROLE_DIM);
+	cellbuf_text(c, x0 + 2, y0, w - 4, focus ? ROLE_HEADING : ROLE_DIM, " metrics ");
+	cols = w >= 76 && h < 16 ? 2 : 1;
+	colw = (w - 2) / cols;
+	panel_lines(app, &l, colw - 1);
+	rows = h - 2;
+	first = app->metrics_scroll;
+	if (first > l.n - 1)
+		first = l.n > 0 ? l.n - 1 : 0;
+	for (i = first; i < l.n; i++) {
+		int k = i - first, col = k / rows, row = k % rows;
+		if (col >= cols)
+			break;
+		cellbuf_text(c, x0 + 1 + col * colw, y0 + 1 + row, colw - 1, l.role[i], l.text[i]);
+	}
+	if (l.n - first > rows * cols)
+		cellbuf_text(c, x0 + w - 6, y0 + h - 1, 5, ROLE_DIM, " ... ");
+}
+
+/* ---- status and overlays --------------------------------------------------------------------- */
 
 static void draw_status(const struct app *app, struct cellbuf *c)
 {
 	int y = c->h - 1, x = 0;
 	size_t i;
-	cellbuf_fill_role(c, 0, y, c->w, ROLE_STATUS);
-	if (app->msg[0]) {
-		cellbuf_printf(c, 0, y, c->w, app->msg_error ? ROLE_ERROR : ROLE_STATUS, " %s%s",
-			      app->msg_error ? "! " : "", app->msg);
+	cellbuf_fill(c, 0, y, c->w, 1, ROLE_STATUS);
+	if (app->mode == MODE_COMMAND) {
+		cellbuf_printf(c, 0, y, c->w, ROLE_STATUS, ":%s_", app->cmdline);
 		return;
 	}
-	/* Key hints straight from the key table: the first key of each action. */
+	if (app->mode == MODE_SEARCH) {
+		cellbuf_printf(c, 0, y, c->w, ROLE_STATUS, "/%s_", app->search);
+		return;
+	}
+	if (app->msg[0]) {
+		cellbuf_printf(c, 0, y, c->w, app->msg_error ? ROLE_ERROR : ROLE_STATUS, " %s%s", app->msg_error ? "! " : "",
+			       app->msg);
+		return;
+	}
+	/* Keys of this mode, then the main global ones, from the key table. */
+	x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, "[%s]", mode_name(app->mode));
+	if (app->mode == MODE_CANVAS || app->mode == MODE_METRICS)
+		x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, " ?:help q:quit");
 	for (i = 0; i < keymap_len && x < c->w; i++) {
 		size_t j;
 		bool seen = false;
-		for (j = 0; j < i; j++)
-			seen |= keymap[j].action == keymap[i].action;
-		if (seen || keymap[i].action == ACT_REDRAW)
+		if (keymap[i].mode != (int)app->mode)
 			continue;
-		x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, " %s:%s", keymap[i].label,
-				    action_name(keymap[i].action));
+		for (j = 0; j < i; j++)
+			seen |= keymap[j].mode == keymap[i].mode && keymap[j].action == keymap[i].action;
+		if (!seen)
+			x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, " %s:%s", keymap[i].label, action_name(keymap[i].action));
 	}
+}
+
+static void center_box(struct cellbuf *c, int w, int h, int *x, int *y)
+{
+	if (w > c->w - 2)
+		w = c->w - 2;
+	if (h > c->h - 2)
+		h = c->h - 2;
+	*x = (c->w - w) / 2;
+	*y = (c->h - h) / 2;
+	cellbuf_fill(c, *x, *y, w, h, ROLE_NORMAL);
+	cellbuf_box(c, *x, *y, w, h, ROLE_HEADING);
+}
+
+static void draw_form(const struct app *app, struct cellbuf *c)
+{
+	const struct form *f = &app->form;
+	int w = c->w - 6 < 76 ? c->w - 6 : 76, h = f->nfields + 5, x, y, i, top = 0, rows;
+	const struct template *t = f->purpose == FORM_TEMPLATE ? &templates[f->template_index] : NULL;
+	if (h > c->h - 2)
+		h = c->h - 2;
+	rows = h - 5;
+	if (f->cur >= rows)
+		top = f->cur - rows + 1;
+	center_box(c, w, h, &x, &y);
+	cellbuf_printf(c, x + 2, y, w - 4, ROLE_HEADING, " %s ", f->title);
+	for (i = top; i < f->nfields && i - top < rows; i++) {
+		bool cur = i == f->cur;
+		const char *key = t ? t->params[i].name : f->fields[i]->key;
+		const char *err = t ? "" : f->err[i];
+		cellbuf_printf(c, x + 2, y + 1 + i - top, w - 4, cur ? ROLE_SELECTED : ROLE_NORMAL, "%-17s %s%s%s", key,
+			       f->text[i], cur ? "_" : "", err[0] ? "  !" : "");
+		if (cur)
+			cellbuf_fill(c, x + 1, y + 1 + i - top, 0, 1, ROLE_SELECTED);
+	}
+	if (f->nfields) {
+		const char *help, *err = t ? "" : f->err[f->cur];
+		char range[200];
+		if (t)
+			help = tparam_range(&t->params[f->cur], range, sizeof range);
+		else
+			help = f->fields[f->cur]->help;
+		cellbuf_printf(c, x + 2, y + h - 3, w - 4, err[0] ? ROLE_ERROR : ROLE_DIM, "%s%s", err[0] ? "! " : "",
+			       err[0] ? err : help);
+	}
+	cellbuf_text(c, x + 2, y + h - 2, w - 4, ROLE_DIM, "Enter applies, Esc cancels, Up/Down/Tab move, Left/Right cycle choices");
+}
+
+static void draw_list(struct cellbuf *c, const char *title, const char *const *items, int n, int cur, const char *foot)
+{
+	int w = 60, h = n + 4, x, y, i;
+	center_box(c, w, h, &x, &y);
+	cellbuf_printf(c, x + 2, y, w - 4, ROLE_HEADING, " %s ", title);
+	for (i = 0; i < n && i < h - 3; i++)
+		cellbuf_printf(c, x + 2, y + 1 + i, w - 4, i == cur ? ROLE_SELECTED : ROLE_NORMAL, "%s %s", i == cur ? ">" : " ",
+			       items[i]);
+	cellbuf_text(c, x + 2, y + h - 2, w - 4, ROLE_DIM, foot);
+}
+
+static void draw_palette(const struct app *app, struct cellbuf *c)
+{
+	static const char *const items[] = { "server group", "NVLink domain group", "leaf switches", "spine switches",
+					     "core switches", "bundle from the selected block", "note" };
+	draw_list(c, "add", items, 7, app->palette_cur, "Enter chooses, Esc cancels");
+}
+
+static void draw_templates(const struct app *app, struct cellbuf *c)
+{
+	const char *items[16];
+	char text[16][120];
+	size_t i;
+	for (i = 0; i < ntemplates && i < 16; i++) {
+		snprintf(text[i], sizeof text[i], "%-15s %s", templates[i].name, templates[i].help);
+		items[i] = text[i];
+	}
+	draw_list(c, "new design from a template", items, (int)ntemplates, app->tmpl_cur, "Enter sets its parameters, Esc cancels");
+}
+
+static void draw_confirm(const struct app *app, struct cellbuf *c)
+{
+	int w = c->w - 8 < 70 ? c->w - 8 : 70, x, y;
+	center_box(c, w, 6, &x, &y);
+	cellbuf_text(c, x + 2, y, w - 4, ROLE_HEADING, " question ");
+	cellbuf_wrap(c, x + 2, y + 1, w - 4, 4, ROLE_WARNING, app->confirm_text);
 }
 
 static void draw_help(const struct app *app, struct cellbuf *c)
 {
-	int a, y = 2;
-	(void)app;
-	cellbuf_clear(c);
-	cellbuf_text(c, 1, 0, c->w - 2, ROLE_TITLE, "ncfabric keys (? or F1 closes)");
-	for (a = 0; a < ACT_COUNT && y < c->h - 1; a++) {
-		char keys[64] = "";
-		size_t i, used = 0;
-		for (i = 0; i < keymap_len; i++)
-			if ((int)keymap[i].action == a) {
-				int n = snprintf(keys + used, sizeof keys - used, "%s%s", used ? " " : "", keymap[i].label);
-				if (n > 0 && (size_t)n < sizeof keys - used)
-					used += (size_t)n;
+	int y = 2 - app->metrics_scroll, a, pass;
+	enum mode m = app->back;
+	cellbuf_fill(c, 0, 0, c->w, c->h, ROLE_NORMAL);
+	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "ncfabric keys: %s mode, then everywhere (Esc or ? closes, j/k scroll)",
+		       mode_name(m));
+	for (pass = 0; pass < 2; pass++) {
+		int mode = pass == 0 ? (int)m : MODE_ANY;
+		if (y >= 1 && y < c->h - 1)
+			cellbuf_printf(c, 1, y, c->w - 2, ROLE_HEADING, "%s", pass == 0 ? mode_name(m) : "everywhere");
+		y++;
+		for (a = 0; a < ACT_COUNT; a++) {
+			char keys[64] = "";
+			size_t i, used = 0;
+			for (i = 0; i < keymap_len; i++)
+				if ((int)keymap[i].action == a && keymap[i].mode == mode) {
+					int n = snprintf(keys + used, sizeof keys - used, "%s%s", used ? " " : "", keymap[i].label);
+					if (n > 0 && (size_t)n < sizeof keys - used)
+						used += (size_t)n;
+				}
+			if (!used)
+				continue;
+			if (y >= 1 && y < c->h - 1)
+				cellbuf_printf(c, 3, y, c->w - 4, ROLE_NORMAL, "%-14s %-13s %s", keys, action_name((enum action)a),
+					       action_help((enum action)a));
+			y++;
+		}
+		y++;
+	}
+	if (y < c->h - 1)
+		cellbuf_text(c, 1, y, c->w - 2, ROLE_DIM,
+			     ": commands: w [FILE], e FILE, export FORMAT FILE, size BYTES, gpus N, algo A, pattern P, set KEY VALUE, note TEXT, template NAME, q, q!, wq");
+}
+
+/* ---- plots ------------------------------------------------------------------------------------ */
+
+static const char marks[UA_COUNT] = { 'R', 'T', 'N', 'S', 'C', 'P' };
+
+static void draw_plot(const struct app *app, struct cellbuf *c)
+{
+	int x0 = 9, y0 = 2, w = c->w - x0 - 2, h = c->h - 6, i, u, k;
+	double ymax = 0;
+	char sz[32];
+	cellbuf_fill(c, 0, 0, c->w, c->h - 1, ROLE_NORMAL);
+	if (app->plot == PLOT_BUSBW) {
+		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "%s busbw (GB/s) against message size, %d ranks (v: pattern, Esc: back)",
+			       pattern_labels[app->pattern], app->metrics.colls[app->pattern].ranks);
+		for (u = 0; u < UA_COUNT; u++)
+			for (k = 0; k < app->plot_n; k++)
+				if (app->plot_busbw[u][k] > ymax)
+					ymax = app->plot_busbw[u][k];
+	} else {
+		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "speedup against GPU count (S step-time, A Amdahl, . ideal; Esc: back)");
+		for (k = 0; k < app->metrics.work.ncurve; k++)
+			if (app->metrics.work.curve[k].gpus > ymax)
+				ymax = app->metrics.work.curve[k].gpus;
+	}
+	if (ymax <= 0) {
+		cellbuf_text(c, 2, 3, c->w - 4, ROLE_WARNING,
+			     app->plot == PLOT_BUSBW ? "nothing to plot" : "no workload: the job needs params_b, seq_len and global_batch");
+		return;
+	}
+	for (i = 0; i <= h; i++)
+		cellbuf_put(c, x0, y0 + i, c->ascii ? '|' : 0x2502, ROLE_DIM);
+	cellbuf_hline(c, x0, y0 + h, w, ROLE_DIM);
+	for (i = 0; i <= 4; i++)
+		cellbuf_printf(c, 0, y0 + h - i * h / 4, x0, ROLE_DIM, "%7.4g", ymax * i / 4);
+	if (app->plot == PLOT_BUSBW) {
+		for (k = 0; k < app->plot_n; k += app->plot_n > 16 ? 4 : 2)
+			cellbuf_text(c, x0 + 1 + k * (w - 2) / (app->plot_n - 1), y0 + h + 1, 6, ROLE_DIM,
+				     format_size(app->plot_sizes[k], sz, sizeof sz));
+		for (u = 0; u < UA_COUNT; u++)
+			for (k = 0; k < app->plot_n; k++) {
+				double v = app->plot_busbw[u][k];
+				int px, py;
+				if (v < 0)
+					continue;
+				px = x0 + 1 + k * (w - 2) / (app->plot_n - 1);
+				py = y0 + h - (int)lround(v / ymax * h);
+				cellbuf_put(c, px, py, (uint32_t)marks[u], app->plot_pick[k] == u ? ROLE_NUMBER : ROLE_NORMAL);
 			}
-		cellbuf_printf(c, 2, y++, c->w - 3, ROLE_NORMAL, "%-12s %-12s %s", keys, action_name((enum action)a),
-			      action_help((enum action)a));
+		{
+			int x = 1;
+			for (u = 0; u < UA_COUNT; u++) {
+				bool any = false;
+				for (k = 0; k < app->plot_n; k++)
+					any |= app->plot_busbw[u][k] >= 0;
+				if (any)
+					x += cellbuf_printf(c, x, c->h - 2, c->w - x, ROLE_NORMAL, "%c %s  ", marks[u], ualgo_labels[u]);
+			}
+			cellbuf_text(c, x, c->h - 2, c->w - x, ROLE_DIM, "(bold: NCCL's pick at that size)");
+		}
+	} else {
+		const struct workload *wl = &app->metrics.work;
+		int n = wl->ncurve;
+		for (k = 0; k < n; k++) {
+			int px = x0 + 1 + (n > 1 ? k * (w - 2) / (n - 1) : 0);
+			int ps = y0 + h - (int)lround(wl->curve[k].speedup / ymax * h);
+			int pa = y0 + h - (int)lround(wl->curve[k].amdahl / ymax * h);
+			int pi = y0 + h - (int)lround(wl->curve[k].gpus / ymax * h);
+			cellbuf_put(c, px, pi, '.', ROLE_DIM);
+			cellbuf_put(c, px, pa, 'A', ROLE_WARNING);
+			cellbuf_put(c, px, ps, 'S', ROLE_NUMBER);
+			cellbuf_printf(c, px, y0 + h + 1, 7, ROLE_DIM, "%d", wl->curve[k].gpus);
+			cellbuf_printf(c, px, y0 + h + 2, 7, ROLE_DIM, "%.0f%%", 100 * wl->curve[k].efficiency);
+		}
+		cellbuf_text(c, 1, c->h - 2, c->w - 2, ROLE_NORMAL,
+			     "x: GPUs (weak scaling, same work per GPU); below it, efficiency. S = N x T_calc / T_step; A = N / (1 + (N-1) r)");
 	}
 }
 
+/* ---- inside a server -------------------------------------------------------------------------- */
+
+static void draw_inside(const struct app *app, struct cellbuf *c, int x0, int y0, int w, int h)
+{
+	const struct schema *s;
+	const struct server_group *g = ed_object_const(&app->design, app->inside_id, &s);
+	const struct cat_gpu *gpu;
+	const struct cat_fabric *fab;
+	int y = y0 + 1, i, show;
+	size_t k;
+	cellbuf_fill(c, x0, y0, w, h, ROLE_NORMAL);
+	cellbuf_box(c, x0, y0, w, h, ROLE_HEADING);
+	if (!g || s != &server_group_schema)
+		return;
+	gpu = catalog_gpu(&app->catalog, g->gpu);
+	fab = catalog_fabric(&app->catalog, g->scaleup);
+	cellbuf_printf(c, x0 + 2, y0, w - 4, ROLE_HEADING, " inside '%s': %d x %s ", g->name, g->count,
+		       g->model[0] ? g->model : "server");
+	show = g->gpus <= 8 ? g->gpus : 8;
+	for (i = 0; i < show; i++) {
+		int bw = (w - 4) / show;
+		cellbuf_box(c, x0 + 2 + i * bw, y, bw - 1, 3, ROLE_NUMBER);
+		cellbuf_printf(c, x0 + 3 + i * bw, y + 1, bw - 3, ROLE_NUMBER, "GPU%d", i);
+	}
+	if (g->gpus > 8)
+		cellbuf_printf(c, x0 + 2, y + 3, w - 4, ROLE_DIM, "... %d GPUs per server (8 shown)", g->gpus);
+	y += g->gpus > 8 ? 4 : 3;
+	if (fab && gpu) {
+		cellbuf_fill(c, x0 + 2, y, w - 4, 1, ROLE_TITLE);
+		if (fab->kind == FAB_NVSWITCH)
+			cellbuf_printf(c, x0 + 3, y, w - 6, ROLE_TITLE, "%s%s: NVLink %d x %g GB/s = %g GB/s per GPU and direction%s",
+				       g->scaleup, fab->nvls ? " (NVLS)" : "", gpu->nvlink_links, gpu->nvlink_link_GBps,
+				       gpu->nvlink_links * gpu->nvlink_link_GBps, g->domain[0] ? "; the NVLink domain spans servers" : "");
+		else
+			cellbuf_printf(c, x0 + 3, y, w - 6, ROLE_TITLE, "%s: GPUs reach each other over PCIe Gen%d x%d (%.1f GB/s)",
+				       g->scaleup, gpu->pcie_gen, gpu->pcie_lanes, pcie_GBps(gpu->pcie_gen, gpu->pcie_lanes));
+		y += 2;
+	}
+	cellbuf_text(c, x0 + 2, y++, w - 4, ROLE_HEADING, "NICs (j/k select, +/- count, Enter edit, a add, d remove, Esc back)");
+	for (k = 0; k < g->nics.n && y < y0 + h - 1; k++) {
+		const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
+		const struct cat_nic *cn = catalog_nic(&app->catalog, n->model);
+		double slot = nic_slot_GBps(n, cn), line = cn ? nic_speed_gbps(n, cn) * cn->ports / 8.0 : 0;
+		bool sel = (int)k == app->inside_cur, slow = slot > 0 && line > slot * 1.0001;
+		int per = n->count > 0 ? (g->gpus + n->count - 1) / n->count : 0;
+		cellbuf_printf(c, x0 + 2, y, w - 4, sel ? ROLE_SELECTED : slow ? ROLE_WARNING : ROLE_NORMAL,
+			       "%s %d x %s, %d Gb/s%s, slot %.1f GB/s%s, %s, %s, %d GPU%s each", sel ? ">" : " ", n->count, n->model,
+			       cn ? nic_speed_gbps(n, cn) : 0, cn && cn->ports > 1 ? " x2" : "", slot, slow ? " ! SLOWER THAN PORT" : "",
+			       nic_attach_names[n->attach], nic_use_names[n->use], per, per == 1 ? "" : "s");
+		y++;
+	}
+	if (!g->nics.n)
+		cellbuf_text(c, x0 + 2, y, w - 4, ROLE_DIM, "no NICs: a adds one");
+}
+
+/* ---- the whole screen --------------------------------------------------------------------------- */
+
 void app_draw(const struct app *app, struct cellbuf *c)
 {
-	int half, y, yi, i;
+	int cx, cy, cw, ch;
 	cellbuf_clear(c);
-	if (c->w < MIN_W || c->h < MIN_H) {
+	if (c->w < APP_MIN_W || c->h < APP_MIN_H) {
 		cellbuf_printf(c, 0, 0, c->w, ROLE_ERROR, "terminal too small:");
-		cellbuf_printf(c, 0, 1, c->w, ROLE_ERROR, "%dx%d needed, %dx%d here", MIN_W, MIN_H, c->w, c->h);
+		cellbuf_printf(c, 0, 1, c->w, ROLE_ERROR, "%dx%d needed, %dx%d here", APP_MIN_W, APP_MIN_H, c->w, c->h);
 		cellbuf_printf(c, 0, 2, c->w, ROLE_NORMAL, "q quits");
 		return;
 	}
-	if (app->help) {
+	if (app->mode == MODE_HELP) {
 		draw_help(app, c);
 		return;
 	}
-	cellbuf_fill_role(c, 0, 0, c->w, ROLE_TITLE);
-	cellbuf_printf(c, 0, 0, c->w, ROLE_TITLE, " ncfabric  %s  %s%s", app->design.name,
-		      app->file[0] ? app->file : "(built-in default)", app_dirty(app) ? "  [modified]" : "");
-	half = c->w / 2;
-	y = draw_design(app, c, 2, half, c->h - 8);
-	yi = draw_inventory(app, c, half + 1, 2, c->w - half - 2);
-	y = (y > yi ? y : yi) + 1;
-	cellbuf_hline(c, 0, y++, c->w, ROLE_DIM);
-	y = draw_model(app, c, y);
-	cellbuf_printf(c, 1, y++, c->w - 2, ROLE_HEADING, "Problems (%d errors, %d warnings)", app->problems.n_errors,
-		      app->problems.n_warnings);
-	for (i = 0; i < (int)diag_count(&app->problems) && y < c->h - 1; i++) {
-		const struct ncf_problem *p = diag_get(&app->problems, (size_t)i);
-		cellbuf_printf(c, 1, y++, c->w - 2, p->sev == NCF_ERROR ? ROLE_ERROR : ROLE_WARNING, "%s %s",
-			      p->sev == NCF_ERROR ? "E" : "W", p->msg);
+	if (app->mode == MODE_PLOT) {
+		draw_plot(app, c);
+		draw_status(app, c);
+		return;
 	}
-	if (!diag_count(&app->problems) && y < c->h - 1)
-		cellbuf_text(c, 1, y, c->w - 2, ROLE_DIM, "none");
+	cellbuf_fill(c, 0, 0, c->w, 1, ROLE_TITLE);
+	cellbuf_printf(c, 0, 0, c->w, ROLE_TITLE, " ncfabric  %s  %s%s", app->design.name,
+		       app->file[0] ? app->file : "(built-in default)", app_dirty(app) ? "  [modified]" : "");
+	app_canvas_area(c->w, c->h, &cx, &cy, &cw, &ch);
+	if (app->mode == MODE_INSIDE || (app->mode == MODE_FORM && app->form.schema == &nic_spec_schema))
+		draw_inside(app, c, cx, cy, cw, ch);
+	else
+		draw_canvas(app, c, cx, cy, cw, ch);
+	if (c->w >= 120)
+		draw_panel(app, c, cw, 1, c->w - cw, c->h - 2);
+	else
+		draw_panel(app, c, 0, cy + ch, c->w, c->h - 1 - cy - ch);
+	switch (app->mode) {
+	case MODE_FORM:
+		draw_form(app, c);
+		break;
+	case MODE_PALETTE:
+		draw_palette(app, c);
+		break;
+	case MODE_CONFIRM:
+		draw_confirm(app, c);
+		break;
+	case MODE_TEMPLATES:
+		draw_templates(app, c);
+		break;
+	default:
+		break;
+	}
 	draw_status(app, c);
 }

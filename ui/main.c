@@ -8,6 +8,7 @@
 #include "layouts/template.h"
 #include "ui/app.h"
 #include "ui/term.h"
+#include "ui/script.h"
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +41,10 @@ static const char usage_text[] =
 	"  --catalog FILE   use FILE as the shipped hardware catalog (also $NCFABRIC_CATALOG)\n"
 	"  --ascii          draw lines with ASCII characters\n"
 	"  --no-color       no colours (also when NO_COLOR is set)\n"
+	"  --no-mouse       leave the mouse to the terminal (M toggles it)\n"
+	"  --script FILE    run the designer without a terminal on the keys and commands in FILE\n"
+	"  --dump-screen OUT  with --script: write the final screen as text to OUT (- for stdout)\n"
+	"  --screen WxH     with --script: the screen size (default 80x24)\n"
 	"  -h, --help       this text\n"
 	"  --version        the version\n"
 	"\n"
@@ -396,19 +401,53 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 	return emit(out, text);
 }
 
-static int cmd_interactive(struct ctx *x, const char *file, const struct term_opts *o)
+struct script_opts {
+	const char *script, *dump;
+	int w, h;
+};
+
+static int cmd_interactive(struct ctx *x, const char *file, const struct term_opts *o, const struct script_opts *so)
 {
 	struct design d;
-	struct app app;
-	char recovered[1200];
+	static struct app app;
+	char recovered[1200], rpath[1200];
 	int rc;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output)\n");
+	if (!so->script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
 	}
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
 	app_init(&app, &d, &x->shipped, file);
+	app.mouse = o->mouse;
+	app_recovery_path(file, rpath, sizeof rpath);
+	if (access(rpath, R_OK) == 0)
+		app_offer_recovery(&app, rpath);
+	if (so->script) {
+		char err[400];
+		size_t len;
+		char *text = file_read(so->script, &len, err, sizeof err);
+		FILE *dump = stdout;
+		if (!text) {
+			fprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
+			app_free(&app);
+			return EXIT_USAGE;
+		}
+		if (so->dump && strcmp(so->dump, "-") && !(dump = fopen(so->dump, "w"))) {
+			fprintf(stderr, "ncfabric: cannot write %s\n", so->dump);
+			free(text);
+			app_free(&app);
+			return EXIT_FAIL;
+		}
+		rc = script_run(&app, text, so->w, so->h, so->dump ? dump : NULL, err, sizeof err);
+		if (rc)
+			fprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
+		if (dump != stdout && fclose(dump) != 0)
+			rc = EXIT_FAIL;
+		free(text);
+		app_free(&app);
+		return rc;
+	}
 	rc = term_run(&app, o, recovered, sizeof recovered);
 	if (recovered[0])
 		fprintf(stderr, "ncfabric: unsaved changes written to %s\n", recovered);
@@ -419,7 +458,8 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 int main(int argc, char **argv)
 {
 	struct ctx x;
-	struct term_opts topts = { false, true };
+	struct term_opts topts = { false, true, true };
+	struct script_opts sopts = { NULL, NULL, 80, 24 };
 	const char *file = NULL, *sub = NULL;
 	int i, rest = argc, rc;
 
@@ -444,6 +484,21 @@ int main(int argc, char **argv)
 			topts.ascii = true;
 		} else if (strcmp(argv[i], "--no-color") == 0) {
 			topts.color = false;
+		} else if (strcmp(argv[i], "--no-mouse") == 0) {
+			topts.mouse = false;
+		} else if (strcmp(argv[i], "--script") == 0) {
+			if (i + 1 >= argc)
+				return usage_error("--script needs a FILE");
+			sopts.script = argv[++i];
+		} else if (strcmp(argv[i], "--dump-screen") == 0) {
+			if (i + 1 >= argc)
+				return usage_error("--dump-screen needs a FILE (- for standard output)");
+			sopts.dump = argv[++i];
+		} else if (strcmp(argv[i], "--screen") == 0) {
+			if (i + 1 >= argc || sscanf(argv[i + 1], "%dx%d", &sopts.w, &sopts.h) != 2 || sopts.w < 1 || sopts.h < 1 ||
+			    sopts.w > 1000 || sopts.h > 1000)
+				return usage_error("--screen needs WxH, such as 80x24");
+			i++;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return usage_error("unknown option '%s'", argv[i]);
 		} else if (!sub && (strcmp(argv[i], "report") == 0 || strcmp(argv[i], "export") == 0 ||
@@ -473,7 +528,7 @@ int main(int argc, char **argv)
 	else if (sub && strcmp(sub, "templates") == 0)
 		rc = argc > rest ? usage_error("templates takes no arguments") : cmd_templates();
 	else
-		rc = cmd_interactive(&x, file, &topts);
+		rc = cmd_interactive(&x, file, &topts, &sopts);
 	catalog_free(&x.shipped);
 	return rc;
 }

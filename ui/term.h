@@ -7,6 +7,7 @@
 struct term_opts {
 	bool ascii;     /* ASCII lines instead of UTF-8 box drawing */
 	bool color;     /* colours when the terminal has them (NO_COLOR turns them off) */
+	bool mouse;     /* report clicks, drags and the wheel */
 };
 
 /* Run the interactive loop on app until it quits. Returns 0, or 1 when the terminal

@@ -72,6 +72,8 @@ static int translate(int ch, bool is_key)
 			return NK_ESC;
 		if (ch == '\t')
 			return NK_TAB;
+		if (ch == 127 || ch == 8)
+			return NK_BACKSPACE;
 		return ch;
 	}
 	switch (ch) {
@@ -81,11 +83,37 @@ static int translate(int ch, bool is_key)
 	case KEY_RIGHT: return NK_RIGHT;
 	case KEY_ENTER: return NK_ENTER;
 	case KEY_RESIZE: return NK_RESIZE;
+	case KEY_BACKSPACE: return NK_BACKSPACE;
+	case KEY_BTAB: return NK_BTAB;
+	case KEY_HOME: return NK_HOME;
+	case KEY_END: return NK_END;
+	case KEY_PPAGE: return NK_PGUP;
+	case KEY_NPAGE: return NK_PGDN;
+	case KEY_DC: return NK_DELETE;
+	case KEY_MOUSE: return NK_MOUSE;
 	default:
 		if (ch == KEY_F(1))
 			return NK_F1;
 		return -1;
 	}
+}
+
+static unsigned mouse_event(struct app *app)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return CHG_NONE;
+	if (ev.bstate & BUTTON1_PRESSED)
+		return app_mouse(app, MOUSE_PRESS, ev.x, ev.y);
+	if (ev.bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED))
+		return app_mouse(app, ev.bstate & BUTTON1_CLICKED ? MOUSE_PRESS : MOUSE_RELEASE, ev.x, ev.y);
+	if (ev.bstate & BUTTON4_PRESSED)
+		return app_mouse(app, MOUSE_WHEEL_UP, ev.x, ev.y);
+#ifdef BUTTON5_PRESSED
+	if (ev.bstate & BUTTON5_PRESSED)
+		return app_mouse(app, MOUSE_WHEEL_DOWN, ev.x, ev.y);
+#endif
+	return CHG_NONE;
 }
 
 static SCREEN *open_screen(void)
@@ -105,20 +133,27 @@ static SCREEN *open_screen(void)
 static void write_recovery(struct app *app, char *out, size_t size)
 {
 	char path[1100], err[256];
-	const char *home = getenv("HOME");
 	out[0] = '\0';
 	if (!app_dirty(app))
 		return;
-	if (app->file[0])
-		snprintf(path, sizeof path, "%s.recover", app->file);
-	else
-		snprintf(path, sizeof path, "%s/.ncfabric-default.recover.yaml", home ? home : ".");
+	app_recovery_path(app->file, path, sizeof path);
 	if (design_save(&app->design, path, err, sizeof err))
 		snprintf(out, size, "%s", path);
 }
 
+static bool set_mouse(bool on)
+{
+	mmask_t mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+	mask |= BUTTON5_PRESSED;
+#endif
+	mousemask(on ? mask : 0, NULL);
+	return on;
+}
+
 int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t size)
 {
+	bool mask_on = false;
 	SCREEN *scr;
 	struct cellbuf c;
 	int errors = 0;
@@ -171,6 +206,7 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 			cellbuf_free(&c);
 			cellbuf_init(&c, COLS, LINES);
 			c.ascii = o->ascii;
+			app_layout(app, COLS, LINES);
 			continue;
 		}
 		if (key < 0)
@@ -180,11 +216,12 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 				break;
 			continue;
 		}
-		chg = app_key(app, key);
+		chg = key == NK_MOUSE ? mouse_event(app) : app_key(app, key);
 		if (key == NK_CTRL_L)
 			clearok(curscr, TRUE);
-		if (chg & CHG_MODEL)
-			app_recompute(app);
+		if (app->mouse != mask_on)
+			mask_on = set_mouse(app->mouse);
+		app_settle(app, chg);
 		if (chg & CHG_QUIT)
 			break;
 	}
