@@ -152,7 +152,7 @@ check: deps
 	  EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test-run
 
-$(BUILD)/tools/bench: tools/bench.c $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+$(BUILD)/tools/bench: tools/bench.c $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@

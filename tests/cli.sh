@@ -154,6 +154,16 @@ has "malformed log line" "$TMP/err" "ncfabric: tests/data/nccl/malformed.log:43:
 expect "compare a partial log" 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/truncated.log -c allreduce
 has "partial log noted" "$TMP/out" "the log ends early: compared as far as it goes"
 
+printf 'i\n+\n<Esc>\n:w %s/s.yaml\n' "$TMP" >"$TMP/s.script"
+expect "--script runs the designer headless" 0 "$BIN" --script "$TMP/s.script" --dump-screen "$TMP/screen.txt"
+has "the dumped screen shows the edit" "$TMP/screen.txt" "network 62.5 GB/s per node (5 x 100G)"
+has "the script saved the file" "$TMP/s.yaml" "count: 5"
+printf '<Nope>\n' >"$TMP/bad.script"
+expect "a bad script step" 2 "$BIN" --script "$TMP/bad.script"
+has "bad step message" "$TMP/err" "script line 1: unknown key name '<Nope>'"
+expect "--screen sets the size" 0 "$BIN" --script "$TMP/s.script" --screen 60x20 --dump-screen "$TMP/small.txt" --no-mouse
+has "a screen below 80x24 says so" "$TMP/small.txt" "terminal too small"
+
 for f in share/examples/*.yaml; do
 	expect "report $f" 0 "$BIN" report "$f"
 	expect "export $f as json" 0 "$BIN" export "$f" --format json -o "$TMP/x.json"

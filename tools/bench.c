@@ -11,6 +11,7 @@
 #include "io/design_io.h"
 #include "layouts/place.h"
 #include "model/metrics.h"
+#include "ui/app.h"
 
 #define SETS(dst, s) snprintf((dst), sizeof(dst), "%s", (s))
 
@@ -122,11 +123,14 @@ int main(void)
 		return 1;
 	}
 	printf("ncfabric bench (catalog: %s)\n", src);
-	printf("%9s %7s %8s %14s %14s %12s %11s %10s\n", "GPUs", "groups", "bundles", "recompute_us", "sweep25_us",
-	       "place_us", "check", "maxrss_KB");
+	printf("%9s %7s %8s %14s %14s %12s %12s %11s %10s\n", "GPUs", "groups", "bundles", "recompute_us", "sweep25_us",
+	       "place_us", "paint_us", "check", "maxrss_KB");
 	for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
 		struct design d;
-		double t_full[31], t_sweep[31], t_place[31], bytes[32];
+		double t_full[31], t_sweep[31], t_place[31], t_paint[31], bytes[32];
+		static struct app app;
+		struct design copy;
+		struct cellbuf cb;
 		int k, runs = 31, nsweep = 0;
 		struct rusage ru;
 		struct ncf_diag problems = { 0 };
@@ -152,10 +156,23 @@ int main(void)
 			t_place[k] = now_us() - t1;
 			placement_free(&p);
 		}
+		/* One frame of the designer at 200x60: paint from state into the cell buffer. */
+		design_copy(&copy, &d);
+		design_assign_ids(&copy);
+		app_init(&app, &copy, &cat, NULL);
+		app_layout(&app, 200, 60);
+		cellbuf_init(&cb, 200, 60);
+		for (k = 0; k < runs; k++) {
+			double t0 = now_us();
+			app_draw(&app, &cb);
+			t_paint[k] = now_us() - t0;
+		}
+		cellbuf_free(&cb);
+		app_free(&app);
 		getrusage(RUSAGE_SELF, &ru);
-		printf("%9d %7zu %8zu %14.1f %14.1f %12.1f %11s %10ld\n", m.fabric.gpus,
+		printf("%9d %7zu %8zu %14.1f %14.1f %12.1f %12.1f %11s %10ld\n", m.fabric.gpus,
 		       d.servers.n + d.switches.n + d.domains.n, d.bundles.n, median(t_full, runs), median(t_sweep, runs),
-		       median(t_place, runs), problems.n_errors ? "ERRORS" : "ok", ru.ru_maxrss);
+		       median(t_place, runs), median(t_paint, runs), problems.n_errors ? "ERRORS" : "ok", ru.ru_maxrss);
 		if (problems.n_errors)
 			fprintf(stderr, "  %s\n", diag_get(&problems, 0)->msg);
 		diag_free(&problems);
@@ -163,7 +180,8 @@ int main(void)
 		design_free(&d);
 	}
 	printf("recompute: fabric + NCCL model + 5 patterns x 6 algorithms at 1G + workload and scaling curve\n");
-	printf("sweep25: 5 patterns at 25 sizes from 8 B to 16 GiB; place: canvas placement at 200x60\n");
+	printf("sweep25: 5 patterns at 25 sizes from 8 B to 16 GiB; place: canvas placement at 200x60;\n");
+	printf("paint: one frame of the designer at 200x60 into its cell buffer (curses then sends the difference)\n");
 	catalog_free(&cat);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "ui/app.h"
 #include "ui/term.h"
 #include "ui/script.h"
+#include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -465,6 +466,8 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C"); /* files always use a decimal point */
+	/* Line drawing: UTF-8 when the locale is, ASCII otherwise (or with --ascii). */
+	topts.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	memset(&x, 0, sizeof x);
 	x.argv0 = argv[0];
 
