@@ -229,7 +229,7 @@ static const char *dot_id(const char *s, char *out, size_t size)
 static void dot_members(struct buf *o, const char *name, long count, char *id, size_t idsz)
 {
 	long i;
-	char member[NCF_NAME_MAX + 16];
+	char member[NCF_NAME_MAX + 40];
 	if (count <= DOT_EXPAND) {
 		for (i = 1; i <= count; i++) {
 			snprintf(member, sizeof member, "%s-%ld", name, i);
@@ -285,7 +285,7 @@ static char *dot(const struct design *d, const struct catalog *cat)
 					per[z]++;
 				}
 				for (k = 0; k < tc; k++) {
-					char m1[NCF_NAME_MAX + 16], m2[NCF_NAME_MAX + 16];
+					char m1[NCF_NAME_MAX + 40], m2[NCF_NAME_MAX + 40];
 					if (!per[k])
 						continue;
 					snprintf(m1, sizeof m1, "%s-%ld", b->from, a);
@@ -296,7 +296,7 @@ static char *dot(const struct design *d, const struct catalog *cat)
 				}
 			}
 		} else {
-			char n1[NCF_NAME_MAX + 16], n2[NCF_NAME_MAX + 16];
+			char n1[NCF_NAME_MAX + 40], n2[NCF_NAME_MAX + 40];
 			snprintf(n1, sizeof n1, fc <= DOT_EXPAND ? "%s-1" : "%s", b->from);
 			snprintf(n2, sizeof n2, tc <= DOT_EXPAND ? "%s-1" : "%s", b->to);
 			snprintf(label, sizeof label, "%ld x %dG, %s", total, speed, wiring_names[b->wiring]);

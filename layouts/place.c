@@ -42,17 +42,23 @@ static bool free_at(const struct placement *p, const struct block *self, int x, 
 	return true;
 }
 
+#define PLACE_MAX_GAP 8 /* rows from one tier to the next on a tall canvas */
+
 static int row_y(int tier, int top_tier, int h)
 {
-	/* Rows spread over the height: the top tier at 0, servers at the bottom; a row of
-	 * space between tiers for the bundles when it fits, touching boxes when it does not. */
-	int rows = top_tier + 1, gap;
+	/* Rows spread over the height, the top tier first and servers last; a row of space
+	 * between tiers for the bundles when it fits, touching boxes when it does not; on a
+	 * tall canvas the diagram keeps a readable spacing and sits in the middle. */
+	int rows = top_tier + 1, gap, total;
 	if (rows == 1)
-		return 0;
+		return h > PLACE_BOX_H ? (h - PLACE_BOX_H) / 2 : 0;
 	gap = (h - PLACE_BOX_H) / (rows - 1);
+	if (gap > PLACE_MAX_GAP)
+		gap = PLACE_MAX_GAP;
 	if (gap < PLACE_BOX_H)
 		gap = PLACE_BOX_H;
-	return (top_tier - tier) * gap;
+	total = (rows - 1) * gap + PLACE_BOX_H;
+	return (h > total ? (h - total) / 2 : 0) + (top_tier - tier) * gap;
 }
 
 void place_design(const struct design *d, int w, int h, struct placement *p)

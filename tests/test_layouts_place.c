@@ -37,10 +37,10 @@ Test(place, tiers_are_rows_core_on_top)
 	add_switch(&d, "spine", ROLE_SPINE, 4);
 	add_switch(&d, "core", ROLE_CORE, 2);
 	place_design(&d, 80, 20, &p);
-	cr_assert_eq(placement_find(&p, "core")->y, 0);
+	cr_assert_eq(placement_find(&p, "core")->y, (20 - (3 * 5 + PLACE_BOX_H)) / 2, "centred: gap (20-3)/3 = 5");
 	cr_assert_lt(placement_find(&p, "spine")->y, placement_find(&p, "tor")->y);
 	cr_assert_lt(placement_find(&p, "tor")->y, placement_find(&p, "a100")->y);
-	cr_assert_eq(placement_find(&p, "a100")->y, 3 * ((20 - PLACE_BOX_H) / 3), "servers on the bottom row");
+	cr_assert_eq(placement_find(&p, "a100")->y, placement_find(&p, "core")->y + 3 * 5, "servers on the bottom row");
 	cr_assert_leq(placement_find(&p, "a100")->y + PLACE_BOX_H, 20);
 	no_overlap(&p);
 	placement_free(&p);

@@ -93,6 +93,18 @@ Test(screen, plot_busbw) { screen_case(NULL, "p", 100, 30, "plot-busbw-100x30");
 Test(screen, plot_speedup) { screen_case("share/examples/dgx-h100-1su.yaml", "P", 100, 30, "plot-speedup-100x30"); }
 Test(screen, templates_dialog) { screen_case(NULL, "T\n<Down><Down><Down>", 100, 30, "templates-100x30"); }
 Test(screen, command_line) { screen_case(NULL, ":exp<Tab>", 80, 24, "command-80x24"); }
+Test(screen, export_menu) { screen_case(NULL, "E\n<Down><Down>", 80, 24, "export-80x24"); }
+
+Test(screen, export_menu_fills_the_command_line)
+{
+	char *t;
+	open_app(NULL);
+	t = screen("E\n<Down><Down>\n<Enter>", 80, 24);
+	cr_assert(strstr(t, ":export bom-csv reference-case.bom.csv_"), "%s", t);
+	free(t);
+	app_free(&app);
+}
+
 Test(screen, job_form) { screen_case(NULL, "J", 100, 30, "job-100x30"); }
 Test(screen, quit_confirm) { screen_case(NULL, "+\nq", 80, 24, "confirm-quit-80x24"); }
 Test(screen, superpod_200x60) { screen_case(NULL, ":template superpod\n<Enter>", 200, 60, "superpod-200x60"); }
@@ -263,6 +275,13 @@ Test(screen, mouse_click_selects_and_drag_moves)
 		snprintf(s, sizeof s, "drag %d %d %d %d", x, y, x + 10, y + 2);
 		free(screen(s, 80, 24));
 		cr_assert_eq(app.design.canvas.positions.n, 1, "the move is saved in the design");
+	}
+	{
+		const struct route *r = &VEC_AT(app.place.routes, struct route, 0);
+		char s[64];
+		snprintf(s, sizeof s, "click %d %d", r->lx + 1 + 1, r->ly + 2);
+		free(screen(s, 80, 24));
+		cr_assert_eq(app.selected, DESIGN_BUNDLE(&app.design, 0)->id, "a click on a bundle's label selects it");
 	}
 	app_free(&app);
 }

@@ -71,6 +71,13 @@ check "resized: metrics beside the canvas" "┐┌─ metrics"
 T send-keys -t ncf "q"
 gone "q quits"
 
+# A large terminal from the start: the metrics beside the canvas, the design centred.
+start 200 60 "$OLDPWD/$BIN $TMP/d.yaml"
+check "opens at 200x60" "┐┌─ metrics"
+check "the blocks are placed for 200x60" "                                                                   ┌────────────────┐"
+T send-keys -t ncf "q"
+gone "q quits at 200x60"
+
 # SIGHUP (the SSH connection drops) during an unsaved edit leaves a recovery file that
 # the next start offers.
 start 100 30 "$OLDPWD/$BIN $TMP/d.yaml"

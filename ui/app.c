@@ -40,6 +40,7 @@ const struct keybind keymap[] = {
 	{ MODE_ANY, 'J', ACT_JOB, "J" },
 	{ MODE_ANY, 'F', ACT_FABRIC, "F" },
 	{ MODE_ANY, 'T', ACT_TEMPLATES, "T" },
+	{ MODE_ANY, 'E', ACT_EXPORT, "E" },
 	{ MODE_ANY, 'M', ACT_MOUSE, "M" },
 	{ MODE_CANVAS, 'h', ACT_LEFT, "h" },
 	{ MODE_CANVAS, NK_LEFT, ACT_LEFT, "Left" },
@@ -110,6 +111,12 @@ const struct keybind keymap[] = {
 	{ MODE_TEMPLATES, NK_DOWN, ACT_FIELD_NEXT, "Down" },
 	{ MODE_TEMPLATES, 'k', ACT_FIELD_PREV, "k" },
 	{ MODE_TEMPLATES, NK_UP, ACT_FIELD_PREV, "Up" },
+	{ MODE_EXPORT, NK_ENTER, ACT_ACCEPT, "Enter" },
+	{ MODE_EXPORT, NK_ESC, ACT_CANCEL, "Esc" },
+	{ MODE_EXPORT, 'j', ACT_FIELD_NEXT, "j" },
+	{ MODE_EXPORT, NK_DOWN, ACT_FIELD_NEXT, "Down" },
+	{ MODE_EXPORT, 'k', ACT_FIELD_PREV, "k" },
+	{ MODE_EXPORT, NK_UP, ACT_FIELD_PREV, "Up" },
 };
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
@@ -1086,6 +1093,9 @@ unsigned app_run(struct app *app, enum action a)
 		return open_struct_form(app, "fabric", "fabric options");
 	case ACT_TEMPLATES:
 		return open_templates(app);
+	case ACT_EXPORT:
+		app->mode = MODE_EXPORT;
+		return CHG_VIEW;
 	case ACT_MOUSE:
 		app->mouse = !app->mouse;
 		return say(app, false, "mouse %s", app->mouse ? "on" : "off (the terminal selects text)");
@@ -1167,6 +1177,14 @@ unsigned app_run(struct app *app, enum action a)
 			return search_step(app, 1);
 		case MODE_TEMPLATES:
 			return template_form(app);
+		case MODE_EXPORT: {
+			/* The command line, filled in: the name can be changed before Enter. */
+			static const char *const ext[] = { "yaml", "json", "bom.csv", "bom.yaml", "bom.json", "dot", "astra", "netbox" };
+			snprintf(app->cmdline, sizeof app->cmdline, "export %s %.100s.%s", export_formats[app->export_cur],
+				 app->design.name, ext[app->export_cur]);
+			app->mode = MODE_COMMAND;
+			return CHG_VIEW;
+		}
 		default:
 			return CHG_NONE;
 		}
@@ -1192,6 +1210,8 @@ unsigned app_run(struct app *app, enum action a)
 			app->palette_cur = (app->palette_cur + 7 + d) % 7;
 		else if (app->mode == MODE_TEMPLATES)
 			app->tmpl_cur = (app->tmpl_cur + (int)ntemplates + d) % (int)ntemplates;
+		else if (app->mode == MODE_EXPORT)
+			app->export_cur = (app->export_cur + 8 + d) % 8;
 		else if (app->mode == MODE_INSIDE)
 			return inside_action(app, a);
 		return CHG_VIEW;
@@ -1297,6 +1317,19 @@ unsigned app_mouse(struct app *app, int kind, int x, int y)
 				app->mode = MODE_CANVAS;
 				return CHG_VIEW;
 			}
+		}
+		for (i = 0; i < app->place.routes.n; i++) {
+			const struct route *r = &VEC_AT(app->place.routes, struct route, i);
+			size_t k;
+			if (y != r->ly || x < r->lx || x >= r->lx + (int)strlen(r->label) + 1)
+				continue;
+			for (k = 0; k < app->design.bundles.n; k++)
+				if (!strcmp(DESIGN_BUNDLE(&app->design, k)->from, r->from) &&
+				    !strcmp(DESIGN_BUNDLE(&app->design, k)->to, r->to)) {
+					app->selected = DESIGN_BUNDLE(&app->design, k)->id;
+					app->mode = MODE_CANVAS;
+					return CHG_VIEW;
+				}
 		}
 		return CHG_NONE;
 	}

@@ -42,7 +42,8 @@ enum {
 	X(CONFIRM, "confirm", "a question")           \
 	X(INSIDE, "inside", "inside a server")        \
 	X(PLOT, "plot", "a plot")                     \
-	X(TEMPLATES, "templates", "starting from a template")
+	X(TEMPLATES, "templates", "starting from a template") \
+	X(EXPORT, "export", "choosing an export format")
 #define MODE_ENUM(id, name, help) MODE_##id,
 enum mode { MODES(MODE_ENUM) MODE_COUNT };
 #undef MODE_ENUM
@@ -68,6 +69,7 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(JOB, "job", "edit the job (model, parallelism, overlap)") \
 	X(FABRIC, "fabric", "edit the fabric options (routing, SHARP, PXN)") \
 	X(TEMPLATES, "templates", "start a new design from a template") \
+	X(EXPORT, "export", "export the design: BOM, Graphviz, ASTRA-sim, NetBox, YAML, JSON") \
 	X(MOUSE, "mouse", "turn the mouse on or off") \
 	X(LEFT, "left", "select the block to the left") \
 	X(RIGHT, "right", "select the block to the right") \
@@ -168,6 +170,7 @@ struct app {
 	int plot;                     /* enum plot_kind */
 	int inside_id, inside_cur;
 	int tmpl_cur;
+	int export_cur;
 	bool mouse;
 	int drag_id, drag_x, drag_y;
 };

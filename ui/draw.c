@@ -541,6 +541,17 @@ void app_draw(const struct app *app, struct cellbuf *c)
 	case MODE_TEMPLATES:
 		draw_templates(app, c);
 		break;
+	case MODE_EXPORT: {
+		static const char *const items[] = { "yaml       the design (loadable)", "json       the design (loadable)",
+						     "bom-csv    bill of materials, one line per part",
+						     "bom-yaml   BOM, cabling plan and headline numbers",
+						     "bom-json   BOM, cabling plan and headline numbers",
+						     "dot        Graphviz diagram",
+						     "astra-sim  ASTRA-sim network YAML + system JSON",
+						     "netbox     NetBox device types, devices and cables" };
+		draw_list(c, "export", items, 8, app->export_cur, "Enter fills the : command line with a file name");
+		break;
+	}
 	default:
 		break;
 	}

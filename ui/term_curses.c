@@ -177,8 +177,12 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 	curs_set(0);
 	timeout(250); /* wake up to notice signals */
 	setup_colors(o->color);
+	app->mouse = o->mouse;
+	mask_on = set_mouse(o->mouse);
+	mouseinterval(0);
 	cellbuf_init(&c, COLS, LINES);
 	c.ascii = o->ascii;
+	app_layout(app, COLS, LINES);
 	for (;;) {
 		wint_t wch;
 		struct timespec t0, t1;
