@@ -478,6 +478,28 @@ static void draw_inside(const struct app *app, struct cellbuf *c, int x0, int y0
 				       g->scaleup, gpu->pcie_gen, gpu->pcie_lanes, pcie_GBps(gpu->pcie_gen, gpu->pcie_lanes));
 		y += 2;
 	}
+	/* PCIe: the switches that join GPUs and NICs, and the CPU behind them. */
+	{
+		int nics = 0, on_cpu = 0;
+		for (k = 0; k < g->nics.n; k++) {
+			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
+			if (n->use != NIC_COMPUTE)
+				continue;
+			if (n->attach == ATTACH_CPU)
+				on_cpu += n->count;
+			else
+				nics += n->count;
+		}
+		if (gpu)
+			cellbuf_printf(c, x0 + 2, y++, w - 4, ROLE_NORMAL,
+				       "PCIe: each GPU Gen%d x%d (%.1f GB/s)%s%s", gpu->pcie_gen, gpu->pcie_lanes,
+				       pcie_GBps(gpu->pcie_gen, gpu->pcie_lanes),
+				       nics ? "; GPUs share PCIe switches with compute NICs (GPUDirect RDMA, PXN to other NICs)" : "",
+				       on_cpu ? "; some NICs hang off the CPU (no GPUDirect RDMA)" : "");
+		cellbuf_printf(c, x0 + 2, y++, w - 4, ROLE_NORMAL, "CPU: %s%s", cpu_vendor_names[g->cpu],
+			       g->domain[0] ? "; NVLink domain shared with other servers of the group" : "");
+		y++;
+	}
 	cellbuf_text(c, x0 + 2, y++, w - 4, ROLE_HEADING, "NICs (j/k select, +/- count, Enter edit, a add, d remove, Esc back)");
 	for (k = 0; k < g->nics.n && y < y0 + h - 1; k++) {
 		const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
