@@ -61,7 +61,7 @@ TEST_BINS := $(BUILD)/tests/model_tests $(BUILD)/tests/layouts_tests \
 
 EMBEDDED := share/catalog.yaml share/examples/reference-case.yaml
 
-.PHONY: all run test test-run check check-layers bench clean install uninstall deps docs \
+.PHONY: all run test test-run check check-layers bench clean install uninstall deps docs fuzz fuzz-build fuzz-seeds \
         tests-build golden
 all: $(BIN)
 
@@ -119,17 +119,24 @@ $(BUILD)/tests/model_tests: $(TEST_MODEL_SRC:%.c=$(BUILD)/%.o) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 $(BUILD)/tests/layouts_tests: $(TEST_LAYOUTS_SRC:%.c=$(BUILD)/%.o) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
-$(BUILD)/tests/io_tests: $(TEST_IO_SRC:%.c=$(BUILD)/%.o) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+$(BUILD)/tests/fuzz/targets.o: tests/fuzz/targets.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c $< -o $@
+$(BUILD)/tests/io_tests: $(TEST_IO_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/targets.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 $(BUILD)/tests/ui_tests: $(TEST_UI_SRC:%.c=$(BUILD)/%.o) $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(CURSES_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 
-tests-build: $(BIN) $(TEST_BINS)
+$(BUILD)/tests/libfailwrite.so: tests/fault/failwrite.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -shared -fPIC -O1 $< -o $@ -ldl
+
+tests-build: $(BIN) $(TEST_BINS) $(BUILD)/tests/libfailwrite.so
 
 # Criterion's own Synthesis line is kept (no -q); any failure fails the target.
 test-run: tests-build check-layers
 	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; \
-	echo "== tests/cli.sh"; NCF_BIN=$(BIN) sh tests/cli.sh || fail=1; \
+	echo "== tests/cli.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/cli.sh || fail=1; \
 	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) sh tests/tmux.sh || fail=1; \
 	exit $$fail
 
@@ -142,6 +149,44 @@ run: deps
 
 golden: deps
 	@UPDATE_GOLDEN=1 $(MAKE) --no-print-directory test-run
+
+# --- fuzzing: libFuzzer (clang) with ASan and UBSan -------------------------
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := design_yaml design_json catalog nccltests set
+FUZZ_BUILD := build-fuzz
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+
+$(BUILD)/fuzz/%: tests/fuzz/driver.c $(BUILD)/tests/fuzz/targets.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(WARN) $(EXTRA_CFLAGS) -fsanitize=fuzzer,address,undefined -DTARGET=fuzz_$* \
+	  $(filter-out tests/fuzz/driver.c,$^) tests/fuzz/driver.c $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
+
+fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+
+# Seed corpora: the examples and the hostile files; JSON forms made by the binary.
+fuzz-seeds: all
+	@mkdir -p $(FUZZ_BUILD)/seeds/design_yaml $(FUZZ_BUILD)/seeds/design_json $(FUZZ_BUILD)/seeds/catalog \
+	  $(FUZZ_BUILD)/seeds/nccltests $(FUZZ_BUILD)/seeds/set
+	@cp share/examples/*.yaml tests/data/bad/*.yaml $(FUZZ_BUILD)/seeds/design_yaml/
+	@for f in share/examples/*.yaml; do $(BUILD)/ncfabric export $$f --format json \
+	  -o $(FUZZ_BUILD)/seeds/design_json/$$(basename $$f .yaml).json; done
+	@cp tests/data/bad/*.json $(FUZZ_BUILD)/seeds/design_json/
+	@(printf 'Y'; cat share/catalog.yaml) > $(FUZZ_BUILD)/seeds/catalog/catalog.yaml
+	@cp tests/data/nccl/*.log $(FUZZ_BUILD)/seeds/nccltests/
+	@i=0; for s in units=4 servers=64 oversubscription=2 wiring=tor generation=xdr k=8 pods=3 gpu=b200 \
+	  leaf=sn5600 nics=2 racks=4 1G 128K 16g; do i=$$((i+1)); printf '\00%s' "$$s" > $(FUZZ_BUILD)/seeds/set/s$$i; done
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-seeds
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" EXTRA_CFLAGS="$(FUZZ_FLAGS)" fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes/$$t; \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+	    -artifact_prefix=$(FUZZ_BUILD)/crashes/$$t/ $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t 2>&1 | \
+	    grep -E 'DONE|Done|INITED|^==|SUMMARY|artifact' ; \
+	  if ls $(FUZZ_BUILD)/crashes/$$t/* >/dev/null 2>&1; then echo "fuzz $$t: crashes in $(FUZZ_BUILD)/crashes/$$t"; exit 1; fi; \
+	done
 
 # --- checks ---------------------------------------------------------------
 check-layers:
@@ -205,6 +250,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-check
+	rm -rf build build-check build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -3,6 +3,7 @@
 #include "io/design_io.h"
 #include "model/alloc.h"
 #include "model/bom.h"
+#include "io/strbuf.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -26,33 +27,6 @@ bool export_known(const char *f)
 bool export_multi_file(const char *f)
 {
 	return strcmp(f, "astra-sim") == 0 || strcmp(f, "netbox") == 0;
-}
-
-/* ---- a growable string ---------------------------------------------------------------- */
-
-struct buf {
-	char *p;
-	size_t n, cap;
-};
-
-static void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bprintf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int need;
-	va_start(ap, fmt);
-	need = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (need < 0)
-		return;
-	if (b->n + (size_t)need + 1 > b->cap) {
-		b->cap = (b->n + (size_t)need + 1) * 2;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)need;
 }
 
 const char *csv_field(const char *s, char *out, size_t size)
@@ -80,23 +54,23 @@ const char *csv_field(const char *s, char *out, size_t size)
 static char *bom_csv(const struct design *d, const struct catalog *cat)
 {
 	struct bom b;
-	struct buf o = { 0 };
+	struct strbuf o = { 0 };
 	size_t i;
 	char f1[200], f2[200], f3[200], f4[400];
 	bom_compute(d, cat, &b);
-	bprintf(&o, "category,vendor,model,part_number,quantity,unit_power_W,total_power_W,notes\r\n");
+	sb_printf(&o, "category,vendor,model,part_number,quantity,unit_power_W,total_power_W,notes\r\n");
 	for (i = 0; i < b.lines.n; i++) {
 		const struct bom_line *l = &VEC_AT(b.lines, struct bom_line, i);
-		bprintf(&o, "%s,%s,%s,%s,%ld,", bom_category_names[l->category], csv_field(l->vendor, f1, sizeof f1),
+		sb_printf(&o, "%s,%s,%s,%s,%ld,", bom_category_names[l->category], csv_field(l->vendor, f1, sizeof f1),
 			csv_field(l->model, f2, sizeof f2), csv_field(l->part, f3, sizeof f3), l->quantity);
 		if (l->unit_power_W > 0)
-			bprintf(&o, "%g,%g,", l->unit_power_W, l->unit_power_W * l->quantity);
+			sb_printf(&o, "%g,%g,", l->unit_power_W, l->unit_power_W * l->quantity);
 		else
-			bprintf(&o, ",,");
-		bprintf(&o, "%s\r\n", csv_field(l->notes, f4, sizeof f4));
+			sb_printf(&o, ",,");
+		sb_printf(&o, "%s\r\n", csv_field(l->notes, f4, sizeof f4));
 	}
 	bom_free(&b);
-	return o.p;
+	return sb_take(&o);
 }
 
 static struct tnode *str(const char *s)
@@ -226,29 +200,29 @@ static const char *dot_id(const char *s, char *out, size_t size)
 
 #define DOT_EXPAND 8 /* groups up to this size get one node per member */
 
-static void dot_members(struct buf *o, const char *name, long count, char *id, size_t idsz)
+static void dot_members(struct strbuf *o, const char *name, long count, char *id, size_t idsz)
 {
 	long i;
 	char member[NCF_NAME_MAX + 40];
 	if (count <= DOT_EXPAND) {
 		for (i = 1; i <= count; i++) {
 			snprintf(member, sizeof member, "%s-%ld", name, i);
-			bprintf(o, " %s;", dot_id(member, id, idsz));
+			sb_printf(o, " %s;", dot_id(member, id, idsz));
 		}
 	} else {
-		bprintf(o, " %s;", dot_id(name, id, idsz));
+		sb_printf(o, " %s;", dot_id(name, id, idsz));
 	}
 }
 
 static char *dot(const struct design *d, const struct catalog *cat)
 {
-	struct buf o = { 0 };
+	struct strbuf o = { 0 };
 	char id[256], id2[256], label[256];
 	size_t i;
 	int role;
-	bprintf(&o, "graph %s {\n", dot_id(d->name, id, sizeof id));
-	bprintf(&o, "  graph [rankdir=BT, label=%s];\n", dot_id(d->description[0] ? d->description : d->name, id, sizeof id));
-	bprintf(&o, "  node [shape=box];\n");
+	sb_printf(&o, "graph %s {\n", dot_id(d->name, id, sizeof id));
+	sb_printf(&o, "  graph [rankdir=BT, label=%s];\n", dot_id(d->description[0] ? d->description : d->name, id, sizeof id));
+	sb_printf(&o, "  node [shape=box];\n");
 	for (role = ROLE_CORE; role >= ROLE_LEAF; role--)
 		for (i = 0; i < d->switches.n; i++) {
 			const struct switch_group *s = DESIGN_SWITCH(d, i);
@@ -257,9 +231,9 @@ static char *dot(const struct design *d, const struct catalog *cat)
 				continue;
 			snprintf(cl, sizeof cl, "cluster_%zu", i);
 			snprintf(label, sizeof label, "%s: %d x %s (%s)", s->name, s->count, s->model, switch_role_names[s->role]);
-			bprintf(&o, "  subgraph %s { label=%s;", dot_id(cl, id2, sizeof id2), dot_id(label, id, sizeof id));
+			sb_printf(&o, "  subgraph %s { label=%s;", dot_id(cl, id2, sizeof id2), dot_id(label, id, sizeof id));
 			dot_members(&o, s->name, s->count, id, sizeof id);
-			bprintf(&o, " }\n");
+			sb_printf(&o, " }\n");
 		}
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
@@ -267,9 +241,9 @@ static char *dot(const struct design *d, const struct catalog *cat)
 		snprintf(cl, sizeof cl, "cluster_s%zu", i);
 		snprintf(label, sizeof label, "%s: %d x %s%s%d x %s", g->name, g->count, g->model[0] ? g->model : "",
 			 g->model[0] ? ", " : "", g->gpus, g->gpu);
-		bprintf(&o, "  subgraph %s { label=%s;", dot_id(cl, id2, sizeof id2), dot_id(label, id, sizeof id));
+		sb_printf(&o, "  subgraph %s { label=%s;", dot_id(cl, id2, sizeof id2), dot_id(label, id, sizeof id));
 		dot_members(&o, g->name, g->count, id, sizeof id);
-		bprintf(&o, " }\n");
+		sb_printf(&o, " }\n");
 	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
@@ -291,8 +265,8 @@ static char *dot(const struct design *d, const struct catalog *cat)
 					snprintf(m1, sizeof m1, "%s-%ld", b->from, a);
 					snprintf(m2, sizeof m2, "%s-%ld", b->to, k + 1);
 					snprintf(label, sizeof label, "%ldx%dG", per[k], speed);
-					bprintf(&o, "  %s -- ", dot_id(m1, id, sizeof id));
-					bprintf(&o, "%s [label=%s];\n", dot_id(m2, id2, sizeof id2), dot_id(label, id, sizeof id));
+					sb_printf(&o, "  %s -- ", dot_id(m1, id, sizeof id));
+					sb_printf(&o, "%s [label=%s];\n", dot_id(m2, id2, sizeof id2), dot_id(label, id, sizeof id));
 				}
 			}
 		} else {
@@ -300,12 +274,12 @@ static char *dot(const struct design *d, const struct catalog *cat)
 			snprintf(n1, sizeof n1, fc <= DOT_EXPAND ? "%s-1" : "%s", b->from);
 			snprintf(n2, sizeof n2, tc <= DOT_EXPAND ? "%s-1" : "%s", b->to);
 			snprintf(label, sizeof label, "%ld x %dG, %s", total, speed, wiring_names[b->wiring]);
-			bprintf(&o, "  %s -- ", dot_id(n1, id, sizeof id));
-			bprintf(&o, "%s [label=%s, penwidth=2];\n", dot_id(n2, id2, sizeof id2), dot_id(label, id, sizeof id));
+			sb_printf(&o, "  %s -- ", dot_id(n1, id, sizeof id));
+			sb_printf(&o, "%s [label=%s, penwidth=2];\n", dot_id(n2, id2, sizeof id2), dot_id(label, id, sizeof id));
 		}
 	}
-	bprintf(&o, "}\n");
-	return o.p;
+	sb_printf(&o, "}\n");
+	return sb_take(&o);
 }
 
 char *export_text(const struct design *d, const struct catalog *cat, const char *format, char *err, size_t errsz)

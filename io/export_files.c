@@ -4,6 +4,7 @@
 #include "io/design_io.h"
 #include "model/alloc.h"
 #include "model/inventory.h"
+#include "io/strbuf.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -186,7 +187,7 @@ static bool netbox(const struct design *d, const struct catalog *cat, const char
 {
 	char path[1200], f1[200], f2[200], f3[200];
 	struct vec types = { 0 };
-	FILE *dev = NULL, *cab = NULL;
+	struct strbuf dev = { 0 }, cab = { 0 };
 	size_t i, k;
 	long *port_next = NULL;     /* per to-member: next down port */
 	long *up_next = NULL;       /* per from-member switch: next up port */
@@ -255,15 +256,9 @@ static bool netbox(const struct design *d, const struct catalog *cat, const char
 		ok = write_file(path, yml, err, errsz);
 		free(yml);
 	}
-	/* Devices and cables, written straight to files (they can be large). */
-	snprintf(path, sizeof path, "%s/devices.csv", dir);
-	if (ok && !(dev = fopen(path, "w")))
-		ok = (snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno)), false);
-	snprintf(path, sizeof path, "%s/cables.csv", dir);
-	if (ok && !(cab = fopen(path, "w")))
-		ok = (snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno)), false);
+	/* Devices and cables, built in memory and written atomically like every save. */
 	if (ok) {
-		fprintf(dev, "name,role,manufacturer,device_type,site,status\n");
+		sb_printf(&dev, "name,role,manufacturer,device_type,site,status\n");
 		for (i = 0; i < d->servers.n + d->switches.n; i++) {
 			const char *group, *model, *vendor = "Generic";
 			long count, j;
@@ -291,11 +286,11 @@ static bool netbox(const struct design *d, const struct catalog *cat, const char
 			for (j = 0; j < count; j++) {
 				char name[NCF_NAME_MAX + 40];
 				member(name, sizeof name, group, count, j);
-				fprintf(dev, "%s,%s,%s,%s,dc1,planned\n", csv_field(name, f1, sizeof f1), role_label(kind, role),
+				sb_printf(&dev, "%s,%s,%s,%s,dc1,planned\n", csv_field(name, f1, sizeof f1), role_label(kind, role),
 					csv_field(vendor, f2, sizeof f2), csv_field(model, f3, sizeof f3));
 			}
 		}
-		fprintf(cab, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status\n");
+		sb_printf(&cab, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status\n");
 		for (i = 0; i < d->bundles.n; i++) {
 			const struct bundle *b = DESIGN_BUNDLE(d, i);
 			long a = design_group_count(d, b->from), z = design_group_count(d, b->to), L = b->links_each, s, j;
@@ -337,7 +332,7 @@ static bool netbox(const struct design *d, const struct catalog *cat, const char
 					else
 						snprintf(ai, sizeof ai, "nic%ld", first_nic + j + 1);
 					snprintf(zi, sizeof zi, "p%ld", ++port_next[to]);
-					fprintf(cab, "%s,dcim.interface,%s,%s,dcim.interface,%s,%s,planned\n",
+					sb_printf(&cab, "%s,dcim.interface,%s,%s,dcim.interface,%s,%s,planned\n",
 						csv_field(an, f1, sizeof f1), ai, csv_field(zn, f2, sizeof f2), zi,
 						cable_type(media, true));
 				}
@@ -345,10 +340,20 @@ static bool netbox(const struct design *d, const struct catalog *cat, const char
 			port_next = NULL;
 		}
 	}
-	if (dev && fclose(dev) != 0 && ok)
-		ok = (snprintf(err, errsz, "cannot write %s/devices.csv: %s", dir, strerror(errno)), false);
-	if (cab && fclose(cab) != 0 && ok)
-		ok = (snprintf(err, errsz, "cannot write %s/cables.csv: %s", dir, strerror(errno)), false);
+	if (ok) {
+		char *text = sb_take(&dev);
+		snprintf(path, sizeof path, "%s/devices.csv", dir);
+		ok = write_file(path, text, err, errsz);
+		free(text);
+	}
+	if (ok) {
+		char *text = sb_take(&cab);
+		snprintf(path, sizeof path, "%s/cables.csv", dir);
+		ok = write_file(path, text, err, errsz);
+		free(text);
+	}
+	free(sb_take(&dev));
+	free(sb_take(&cab));
 	free(up_next);
 	vec_release(&types);
 	return ok;

@@ -145,6 +145,12 @@ bool nt_parse(const char *buf, size_t len, struct nt_log *log, struct ncf_diag *
 				nt_log_free(log);
 				return false;
 			}
+			if (v[0] < 0 || v[0] > 1e15 || v[1] < 0 || v[1] > 1e15) {
+				diag_add_at(diag, NCF_ERROR, line, 1, "size %.0f or count %.0f is not a message nccl-tests sends",
+					    v[0], v[1]);
+				nt_log_free(log);
+				return false;
+			}
 			r = vec_push(&log->rows, sizeof *r);
 			r->size = v[0];
 			r->count = (long)v[1];

@@ -7,6 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Does the n bytes at p start with word? (p need not be NUL-terminated.) */
+static bool starts(const char *p, size_t n, const char *word)
+{
+	size_t k = strlen(word);
+	return n >= k && memcmp(p, word, k) == 0;
+}
+
 struct cursor {
 	const char *buf, *p, *end;
 	int line, col;
@@ -165,8 +172,8 @@ struct tnode *parse_json(const char *buf, size_t len, struct ncf_diag *diag)
 			while (n < 12 && off + (size_t)n < len && buf[off + (size_t)n] != '\n' && buf[off + (size_t)n] != '\r')
 				n++;
 			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON near '%.*s'%s", n, buf + off,
-				    (strncmp(buf + off, "NaN", 3) == 0 || strncmp(buf + off, "Inf", 3) == 0 ||
-				     strncmp(buf + off, "-Inf", 4) == 0) ? " (numbers must be finite)" : "");
+				    (starts(buf + off, len - off, "NaN") || starts(buf + off, len - off, "Inf") ||
+				     starts(buf + off, len - off, "-Inf")) ? " (numbers must be finite)" : "");
 		}
 		return NULL;
 	}

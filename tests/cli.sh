@@ -200,6 +200,33 @@ want: $want"
 	fi
 done < tests/data/bad/EXPECTED
 
+# A full disk: the save fails with the reason, the old file stays, nothing is left behind.
+if [ -n "$NCF_FAILWRITE" ] && [ -f "$NCF_FAILWRITE" ]; then
+	cp share/examples/pcie-box.yaml "$TMP/keep.yaml"
+	cp "$TMP/keep.yaml" "$TMP/keep.orig"
+	LD_PRELOAD="$(realpath "$NCF_FAILWRITE")" ASAN_OPTIONS=verify_asan_link_order=0 "$BIN" export share/examples/dgx-h100-1su.yaml \
+		--format yaml -o "$TMP/keep.yaml" >"$TMP/out" 2>"$TMP/err" </dev/null
+	st=$?
+	if [ $st = 1 ]; then ok "a full disk fails the save (exit 1)"; else bad "a full disk fails the save (exit $st)" "$(cat "$TMP/err")"; fi
+	has "the reason is given" "$TMP/err" "No space left on device"
+	if cmp -s "$TMP/keep.yaml" "$TMP/keep.orig"; then ok "the old file is intact"; else bad "the old file is intact"; fi
+	if ls "$TMP"/keep.yaml.tmp-* >/dev/null 2>&1; then bad "a temporary file was left behind"; else ok "no temporary file left behind"; fi
+fi
+
+# kill -9 in the middle of saves never leaves a truncated design.
+"$BIN" new --template superpod --set units=32 -o "$TMP/big.yaml" 2>/dev/null
+k=0
+while [ $k -lt 12 ]; do
+	"$BIN" export "$TMP/big.yaml" --format json -o "$TMP/victim.json" 2>/dev/null &
+	pid=$!
+	sleep "0.00$k"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	if [ -f "$TMP/victim.json" ] && ! "$BIN" report "$TMP/victim.json" >/dev/null 2>&1; then break; fi
+	k=$((k + 1))
+done
+if [ $k = 12 ]; then ok "kill -9 during 12 saves: the file is always whole or absent"; else bad "a killed save left a broken file"; fi
+
 # The catalog: a broken one is refused with its position; the built-in copy is used from anywhere.
 printf 'gpus:\n  - name: x\n    sm: eighty\n' >"$TMP/cat.yaml"
 expect "broken catalog" 2 "$BIN" --catalog "$TMP/cat.yaml" report

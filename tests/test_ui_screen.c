@@ -10,6 +10,7 @@
 #include "ui/app.h"
 #include "ui/script.h"
 #include "ui/keysdoc.h"
+#include <unistd.h>
 
 TestSuite(screen, .init = setup, .fini = teardown);
 
@@ -341,4 +342,62 @@ Test(screen, man1_keys_section_is_generated_from_the_key_table)
 	*end = '\0';
 	cr_assert_str_eq(begin, gen, "share/ncfabric.1's KEYS section is stale: run make docs");
 	free(gen);
+}
+
+Test(screen, someone_else_saves_the_file)
+{
+	char *t;
+	FILE *f;
+	cr_assert_eq(system("cp share/examples/pcie-box.yaml /tmp/ncf-ui-disk.yaml"), 0);
+	open_app("/tmp/ncf-ui-disk.yaml");
+	cr_assert_eq(app_check_disk(&app), CHG_NONE, "nothing changed yet");
+	free(screen("+", 80, 24));
+	/* Another person saves the file: a different size and time. */
+	f = fopen("/tmp/ncf-ui-disk.yaml", "a");
+	fputs("# edited elsewhere\n", f);
+	fclose(f);
+	cr_assert_eq(app_check_disk(&app), CHG_VIEW);
+	t = screen("", 80, 24);
+	cr_assert(strstr(t, "changed on disk (someone else saved it)") && strstr(t, "Reload it?"), "%s", t);
+	free(t);
+	cr_assert_eq(app_check_disk(&app), CHG_NONE, "offered once");
+	free(screen("n", 80, 24));
+	/* Saving now asks before overwriting theirs. */
+	t = screen("w", 80, 24);
+	cr_assert(strstr(t, "changed on disk since it was"), "%s", t);
+	free(t);
+	free(screen("n", 80, 24));
+	cr_assert(app_dirty(&app), "not saved");
+	free(screen("w\ny", 80, 24));
+	cr_assert_not(app_dirty(&app), "y overwrites");
+	app_free(&app);
+}
+
+Test(screen, reload_takes_their_version)
+{
+	FILE *f;
+	cr_assert_eq(system("cp share/examples/pcie-box.yaml /tmp/ncf-ui-disk2.yaml"), 0);
+	open_app("/tmp/ncf-ui-disk2.yaml");
+	cr_assert_eq(system("sed -i 's/count: 1$/count: 2/' /tmp/ncf-ui-disk2.yaml"), 0);
+	f = fopen("/tmp/ncf-ui-disk2.yaml", "a");
+	fputs("\n", f);
+	fclose(f);
+	app_check_disk(&app);
+	free(screen("y", 80, 24));
+	cr_assert_eq(DESIGN_SERVER(&app.design, 0)->count, 2, "%s", app.msg);
+	app_free(&app);
+}
+
+Test(screen, recovery_offer_says_what_it_holds)
+{
+	char *t;
+	cr_assert_eq(system("cp share/examples/dgx-h100-1su.yaml /tmp/ncf-ui-rec.yaml.recover"), 0);
+	open_app(NULL);
+	app_offer_recovery(&app, "/tmp/ncf-ui-rec.yaml.recover");
+	t = screen("", 100, 30);
+	cr_assert(strstr(t, "'dgx-h100-1su': 32 servers, 256 GPUs, 12 switches, 2 bundles"), "%s", t);
+	free(t);
+	free(screen("n", 100, 30));
+	cr_assert_neq(access("/tmp/ncf-ui-rec.yaml.recover", F_OK), 0, "removed once answered");
+	app_free(&app);
 }

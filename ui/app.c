@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #define ACT_NAME(id, name, help) name,
 #define ACT_HELP(id, name, help) help,
@@ -144,6 +146,34 @@ static unsigned say(struct app *app, bool error, const char *fmt, ...)
 	return CHG_VIEW;
 }
 
+/* ---- the file on disk -------------------------------------------------------------------- */
+
+static bool disk_stat(const char *path, long long *mtime_ns, long long *size)
+{
+	struct stat st;
+	if (!path[0] || stat(path, &st) != 0) {
+		*mtime_ns = *size = -1;
+		return false;
+	}
+	*mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	*size = (long long)st.st_size;
+	return true;
+}
+
+static void disk_remember(struct app *app)
+{
+	disk_stat(app->file, &app->disk_mtime_ns, &app->disk_size);
+	app->disk_noted = false;
+}
+
+static bool disk_changed(const struct app *app)
+{
+	long long m, z;
+	if (!app->file[0] || app->disk_mtime_ns < 0)
+		return false;
+	return disk_stat(app->file, &m, &z) && (m != app->disk_mtime_ns || z != app->disk_size);
+}
+
 /* ---- life cycle ---------------------------------------------------------------------- */
 
 static void ensure_selection(struct app *app);
@@ -164,6 +194,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	app_recompute(app);
 	ensure_selection(app);
 	app_layout(app, APP_MIN_W, APP_MIN_H);
+	disk_remember(app);
 }
 
 static void form_clear(struct form *f)
@@ -702,6 +733,21 @@ static unsigned palette_accept(struct app *app)
 
 /* ---- files and commands ---------------------------------------------------------------- */
 
+static unsigned save_to(struct app *app, const char *path);
+
+static unsigned save_checked(struct app *app, const char *path)
+{
+	if (path == app->file && disk_changed(app)) {
+		app->mode = MODE_CONFIRM;
+		app->confirm = CONFIRM_OVERWRITE;
+		snprintf(app->confirm_text, sizeof app->confirm_text,
+			 "%.300s changed on disk since it was loaded (someone else saved it). Overwrite it with this design? (y overwrites, n keeps theirs; :e reloads it)",
+			 app->file);
+		return CHG_VIEW;
+	}
+	return save_to(app, path);
+}
+
 static unsigned save_to(struct app *app, const char *path)
 {
 	char err[600];
@@ -712,6 +758,7 @@ static unsigned save_to(struct app *app, const char *path)
 	if (path != app->file)
 		snprintf(app->file, sizeof app->file, "%s", path);
 	app->saved_generation = app->ed.generation;
+	disk_remember(app);
 	return say(app, false, "saved %s", app->file);
 }
 
@@ -730,6 +777,7 @@ static unsigned open_file(struct app *app, const char *path)
 	ed_replace(&app->ed, &nd);
 	snprintf(app->file, sizeof app->file, "%s", path);
 	app->saved_generation = app->ed.generation;
+	disk_remember(app);
 	app->selected = 0;
 	ensure_selection(app);
 	say(app, false, "opened %s", path);
@@ -746,7 +794,7 @@ unsigned app_command(struct app *app, const char *line)
 	if (n < 1)
 		return CHG_VIEW;
 	if (!strcmp(cmd, "w"))
-		return save_to(app, n >= 2 ? a1 : app->file);
+		return n >= 2 ? save_to(app, a1) : save_checked(app, app->file);
 	if (!strcmp(cmd, "wq")) {
 		unsigned c = save_to(app, n >= 2 ? a1 : app->file);
 		return app->msg_error ? c : CHG_QUIT;
@@ -1051,7 +1099,7 @@ unsigned app_run(struct app *app, enum action a)
 			unsigned c = save_to(app, app->file);
 			return app->msg_error ? (app->mode = MODE_CANVAS, c) : CHG_QUIT;
 		}
-		return save_to(app, app->file);
+		return save_checked(app, app->file);
 	case ACT_COMMAND:
 		app->cmdline[0] = '\0';
 		app->mode = MODE_COMMAND;
@@ -1232,6 +1280,17 @@ unsigned app_run(struct app *app, enum action a)
 			return a == ACT_YES ? CHG_QUIT : CHG_VIEW;
 		if (app->confirm == CONFIRM_DELETE)
 			return a == ACT_YES ? edit_result(app, ed_delete(&app->ed, app->pending_delete, true)) : CHG_VIEW;
+		if (app->confirm == CONFIRM_OVERWRITE)
+			return a == ACT_YES ? save_to(app, app->file) : say(app, false, "not saved: the file on disk is theirs");
+		if (app->confirm == CONFIRM_RELOAD) {
+			if (a == ACT_YES) {
+				char path[1024];
+				snprintf(path, sizeof path, "%s", app->file);
+				return open_file(app, path);
+			}
+			app->disk_noted = true;
+			return say(app, false, "kept your design; w would ask before overwriting theirs");
+		}
 		if (app->confirm == CONFIRM_RECOVER) {
 			unsigned c = CHG_VIEW;
 			if (a == ACT_YES) {
@@ -1343,6 +1402,19 @@ unsigned app_mouse(struct app *app, int kind, int x, int y)
 	return CHG_NONE;
 }
 
+unsigned app_check_disk(struct app *app)
+{
+	if (app->disk_noted || app->mode == MODE_CONFIRM || app->mode == MODE_FORM || !disk_changed(app))
+		return CHG_NONE;
+	app->disk_noted = true;
+	app->mode = MODE_CONFIRM;
+	app->confirm = CONFIRM_RELOAD;
+	snprintf(app->confirm_text, sizeof app->confirm_text,
+		 "%.300s changed on disk (someone else saved it). Reload it? (y loads theirs%s, n keeps yours)", app->file,
+		 app_dirty(app) ? "; u undoes the reload" : "");
+	return CHG_VIEW;
+}
+
 void app_recovery_path(const char *file, char *out, size_t size)
 {
 	const char *home = getenv("HOME");
@@ -1354,9 +1426,31 @@ void app_recovery_path(const char *file, char *out, size_t size)
 
 void app_offer_recovery(struct app *app, const char *path)
 {
+	struct design d;
+	struct ncf_diag diag = { 0 };
+	char what[300] = "it does not load";
+	struct stat st;
+	char when[64] = "";
+	if (design_load_file(path, app->shipped, &d, &diag)) {
+		struct catalog cat;
+		struct inventory inv;
+		design_catalog(&d, app->shipped, &cat);
+		inventory_compute(&d, &cat, &inv);
+		snprintf(what, sizeof what, "'%s': %ld servers, %ld GPUs, %ld switches, %zu bundles", d.name, inv.servers, inv.gpus,
+			 inv.switches[0] + inv.switches[1] + inv.switches[2], d.bundles.n);
+		inventory_free(&inv);
+		catalog_free(&cat);
+		design_free(&d);
+	}
+	diag_free(&diag);
+	if (stat(path, &st) == 0) {
+		struct tm tm;
+		localtime_r(&st.st_mtime, &tm);
+		strftime(when, sizeof when, " from %Y-%m-%d %H:%M", &tm);
+	}
 	snprintf(app->recover_path, sizeof app->recover_path, "%s", path);
 	app->mode = MODE_CONFIRM;
 	app->confirm = CONFIRM_RECOVER;
 	snprintf(app->confirm_text, sizeof app->confirm_text,
-		 "A recovery file holds unsaved work: %s. Restore it? (y restores, n discards it)", path);
+		 "A recovery file holds unsaved work%s: %s (%s). Restore it? (y restores, n discards it)", when, what, path);
 }

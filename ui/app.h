@@ -129,7 +129,7 @@ struct form {
 	int template_index;         /* FORM_TEMPLATE */
 };
 
-enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_LOAD };
+enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE };
 enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 
 struct app {
@@ -167,6 +167,8 @@ struct app {
 	char confirm_text[800];
 	int pending_delete;
 	char recover_path[1100];
+	long long disk_mtime_ns, disk_size; /* the file as last loaded or saved; -1: none */
+	bool disk_noted;              /* a change on disk was already reported */
 	int plot;                     /* enum plot_kind */
 	int inside_id, inside_cur;
 	int tmpl_cur;
@@ -203,6 +205,9 @@ enum { MOUSE_PRESS, MOUSE_RELEASE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
 void app_recovery_path(const char *file, char *out, size_t size);
 /* Offer a recovery file found at start (the confirm dialog). */
 void app_offer_recovery(struct app *app, const char *path);
+/* Has the design's file changed on disk since it was loaded or saved (another person saved
+ * it)? Offers to reload, once per change. Returns the change mask. */
+unsigned app_check_disk(struct app *app);
 /* Apply every change mask bit: recompute, re-place for the last screen size. */
 void app_settle(struct app *app, unsigned chg);
 

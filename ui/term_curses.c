@@ -154,6 +154,7 @@ static bool set_mouse(bool on)
 int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t size)
 {
 	bool mask_on = false;
+	unsigned idle = 0;
 	SCREEN *scr;
 	struct cellbuf c;
 	int errors = 0;
@@ -171,6 +172,7 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 	sa.sa_handler = on_signal;
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -202,6 +204,8 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 			long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 			if (ms < 100 && ++errors > 100)
 				break;
+			if (ms >= 100 && ++idle % 8 == 0) /* every 2 s idle: did someone else save the file? */
+				app_settle(app, app_check_disk(app));
 			continue;
 		}
 		errors = 0;
