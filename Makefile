@@ -61,7 +61,7 @@ TEST_BINS := $(BUILD)/tests/model_tests $(BUILD)/tests/layouts_tests \
 
 EMBEDDED := share/catalog.yaml share/examples/reference-case.yaml
 
-.PHONY: all run test test-run check check-layers bench clean install uninstall deps docs fuzz fuzz-build fuzz-seeds \
+.PHONY: all run test test-run check check-layers bench clean install uninstall deps docs fuzz fuzz-build fuzz-seeds valgrind \
         tests-build golden
 all: $(BIN)
 
@@ -197,6 +197,13 @@ check: deps
 	  EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test-run
 
+# Memcheck over the Criterion suites and the real binary (no sanitizers: valgrind
+# and ASan do not mix, so it builds its own tree).
+valgrind: deps
+	@command -v valgrind >/dev/null 2>&1 || $(MAKE) --no-print-directory DEB_PKGS=valgrind deps
+	@$(MAKE) --no-print-directory BUILD=build-valgrind OPT="-O1 -g" tests-build
+	@sh tools/valgrind.sh build-valgrind
+
 $(BUILD)/tools/bench: tools/bench.c $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
@@ -250,6 +257,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-check build-fuzz
+	rm -rf build build-check build-fuzz build-valgrind
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -106,6 +106,23 @@ Test(screen, export_menu_fills_the_command_line)
 	app_free(&app);
 }
 
+/* w on a design without a file asks for a name: the command line, a name filled in. */
+Test(screen, save_without_a_file_asks_for_a_name)
+{
+	char *t;
+	open_app(NULL);
+	t = screen("+\nw", 80, 24);
+	cr_assert(strstr(t, ":w reference-case.yaml_"), "%s", t);
+	cr_assert_eq(app.mode, MODE_COMMAND);
+	free(t);
+	free(screen("<C-u>w /tmp/ncf-ui-named.yaml\n<Enter>", 80, 24));
+	cr_assert_str_eq(app.file, "/tmp/ncf-ui-named.yaml");
+	cr_assert_not(app_dirty(&app));
+	cr_assert_eq(app.mode, MODE_CANVAS);
+	unlink("/tmp/ncf-ui-named.yaml");
+	app_free(&app);
+}
+
 Test(screen, job_form) { screen_case(NULL, "J", 100, 30, "job-100x30"); }
 Test(screen, quit_confirm) { screen_case(NULL, "+\nq", 80, 24, "confirm-quit-80x24"); }
 Test(screen, superpod_200x60) { screen_case(NULL, ":template superpod\n<Enter>", 200, 60, "superpod-200x60"); }

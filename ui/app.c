@@ -911,6 +911,10 @@ static void complete(struct app *app)
 static unsigned line_text(char *buf, size_t size, int key)
 {
 	size_t n = strlen(buf);
+	if (key == NK_CTRL_U) { /* as in a shell: clear the line */
+		buf[0] = '\0';
+		return CHG_VIEW;
+	}
 	if (key == NK_BACKSPACE) {
 		if (n)
 			buf[n - 1] = '\0';
@@ -1095,6 +1099,12 @@ unsigned app_run(struct app *app, enum action a)
 		return c;
 	}
 	case ACT_SAVE:
+		if (!app->file[0]) {
+			/* No file yet: ask for a name on the command line, a name already filled in. */
+			snprintf(app->cmdline, sizeof app->cmdline, "w %.100s.yaml", app->design.name);
+			app->mode = MODE_COMMAND;
+			return say(app, false, "the design has no file yet: Enter saves it under this name (edit it first if you like)");
+		}
 		if (app->mode == MODE_CONFIRM && app->confirm == CONFIRM_QUIT) {
 			unsigned c = save_to(app, app->file);
 			return app->msg_error ? (app->mode = MODE_CANVAS, c) : CHG_QUIT;

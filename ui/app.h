@@ -20,7 +20,7 @@
 enum {
 	NK_UP = 0x110000, NK_DOWN, NK_LEFT, NK_RIGHT, NK_ENTER, NK_ESC, NK_TAB, NK_BTAB, NK_F1, NK_RESIZE,
 	NK_BACKSPACE, NK_HOME, NK_END, NK_PGUP, NK_PGDN, NK_DELETE, NK_MOUSE,
-	NK_CTRL_R = 0x12, NK_CTRL_L = 0x0c
+	NK_CTRL_R = 0x12, NK_CTRL_L = 0x0c, NK_CTRL_U = 0x15
 };
 
 /* Change mask returned by actions. */
@@ -54,7 +54,7 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(REDRAW, "redraw", "repaint the screen") \
 	X(UNDO, "undo", "undo the last edit") \
 	X(REDO, "redo", "redo what was undone") \
-	X(SAVE, "save", "save the design to its file") \
+	X(SAVE, "save", "save the design to its file (asks for a name if it has none)") \
 	X(COMMAND, "command", "open the : command line") \
 	X(SEARCH, "search", "search blocks by name or model") \
 	X(SEARCH_NEXT, "search-next", "next match of the search") \

@@ -143,8 +143,10 @@ static void panel_lines(const struct app *app, struct lines *l, int width)
 		if (f->tiers[t].ratio > 0)
 			k = snprintf(buf + used, sizeof buf - used, "%s%s %.3g:1%s", used ? ", " : "", switch_role_names[f->tiers[t].role],
 				     f->tiers[t].ratio, f->tiers[t].ratio > 4 ? "!" : "");
+		else if (f->ntiers == 1)
+			k = snprintf(buf + used, sizeof buf - used, "none (one %s tier)", switch_role_names[f->tiers[t].role]);
 		else
-			k = snprintf(buf + used, sizeof buf - used, "%s%s top", used ? ", " : "", switch_role_names[f->tiers[t].role]);
+			k = snprintf(buf + used, sizeof buf - used, "%s%s (top)", used ? ", " : "", switch_role_names[f->tiers[t].role]);
 		if (k > 0)
 			used += (size_t)k;
 	}

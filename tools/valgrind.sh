@@ -1,0 +1,48 @@
+#!/bin/sh
+# Run the Criterion suites and the real binary under valgrind memcheck.
+# Fails if any process reports an error or loses memory (definitely or
+# indirectly). Criterion runs each test in a child process, so children are
+# traced and every process writes its own log under $OUT; programs the tests
+# start (sh, dot, sort, ...) are not ours and are skipped. With --quiet a log
+# is empty unless valgrind found something, so any non-empty log fails.
+# usage: tools/valgrind.sh BUILD_DIR
+set -u
+BUILD=${1:-build}
+BIN=$BUILD/ncfabric
+OUT=$BUILD/valgrind
+rm -rf "$OUT"; mkdir -p "$OUT/tmp"
+VG="valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
+  --errors-for-leak-kinds=definite,indirect --track-origins=yes --trace-children=yes \
+  --trace-children-skip=*/sh,*/dash,*/bash,*/dot,*/sort,*/diff,*/tmux --log-file=$OUT/%p.log"
+fail=0
+run() {  # run NAME CMD...: the command under valgrind; its own exit status is not judged here
+	name=$1; shift
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	$VG "$@" >"$OUT/tmp/$name.out" 2>&1
+	echo "  $name: exit $?, $(( $(date +%s) - start )) s"
+}
+for t in model_tests layouts_tests io_tests ui_tests; do
+	run "$t" "$BUILD/tests/$t" --jobs 1
+done
+T=$OUT/tmp
+printf 'i\n+\n<Esc>\nE\n<Esc>\n:w %s/s.yaml\n' "$T" >"$T/s.script"
+run report "$BIN" report share/examples/reference-case.yaml
+run report-json "$BIN" report share/examples/dgx-h100-1su.yaml --json --sweep
+run export-yaml "$BIN" export share/examples/gb200-nvl72.yaml --format yaml -o "$T/e.yaml"
+run export-bom "$BIN" export share/examples/dgx-h100-1su.yaml --format bom-csv -o "$T/e.csv"
+run export-dot "$BIN" export share/examples/dgx-h100-1su.yaml --format dot -o "$T/e.dot"
+run new "$BIN" new --template superpod --set units=4 -o "$T/n.yaml"
+run compare "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log -c allreduce
+run bad-file "$BIN" report tests/data/bad/wrong-type.yaml
+run script "$BIN" --script "$T/s.script" --dump-screen "$T/screen.txt"
+
+errs=$(find "$OUT" -maxdepth 1 -name '*.log' -size +0)
+n=$(ls "$OUT"/*.log | wc -l)
+if [ -n "$errs" ]; then
+	echo "valgrind: errors in:"; for f in $errs; do echo "  $f"; head -40 "$f"; done
+	fail=1
+else
+	echo "valgrind: $n processes, no errors, no leaks"
+fi
+exit $fail
