@@ -177,6 +177,7 @@ fuzz-seeds: all
 	  leaf=sn5600 nics=2 racks=4 1G 128K 16g; do i=$$((i+1)); printf '\00%s' "$$s" > $(FUZZ_BUILD)/seeds/set/s$$i; done
 
 fuzz: deps
+	@command -v clang >/dev/null 2>&1 || $(MAKE) --no-print-directory DEB_PKGS="clang libclang-rt-dev" deps
 	@$(MAKE) --no-print-directory fuzz-seeds
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" EXTRA_CFLAGS="$(FUZZ_FLAGS)" fuzz-build
 	@for t in $(FUZZ_TARGETS); do \

@@ -235,5 +235,20 @@ cp "$BIN" "$TMP/ncfabric-elsewhere"
 expect "runs from anywhere with the built-in catalog" 0 "$TMP/ncfabric-elsewhere" report --json
 has "built-in catalog named" "$TMP/out" '"catalog":	"built-in"'
 
+# diff: 0 same, 1 different, 2 trouble
+expect "diff of a design with itself" 0 "$BIN" diff share/examples/reference-case.yaml share/examples/reference-case.yaml
+has "diff says none" "$TMP/out" "Design changes: none"
+sed 's/links_each: 4$/links_each: 8/; s/      count: 4$/      count: 8/' share/examples/reference-case.yaml >"$TMP/more-nics.yaml"
+expect "diff of two designs" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/more-nics.yaml"
+has "diff names the NIC change" "$TMP/out" "  server group 'a100': nics[0].count 4 -> 8"
+has "diff names the bundle change" "$TMP/out" "  bundle 'a100 -> tor': links_each 4 -> 8"
+has "diff: the ceiling doubles" "$TMP/out" "  network per node                50.0 GB/s       100.0 GB/s  +50.0 (+100%)  better"
+expect "diff --json" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/more-nics.yaml" --json --size 64M
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["bytes"]==64*2**20; n={x["key"]:x for x in r["numbers"]}; assert n["node_ceiling"]["a"]==50 and n["node_ceiling"]["b"]==100 and n["node_ceiling"]["verdict"]=="better"; assert len(r["changes"])==2' "$TMP/out" \
+	&& ok "diff --json: changes and numbers" || bad "diff --json"
+expect "diff of a bad file" 2 "$BIN" diff share/examples/reference-case.yaml tests/data/bad/wrong-type.yaml
+has "diff bad file message" "$TMP/err" "ncfabric: tests/data/bad/wrong-type.yaml:5:12: expected a whole number for 'count', got 'four'"
+expect "diff needs two" 2 "$BIN" diff share/examples/reference-case.yaml
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -15,27 +15,33 @@ VG="valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=def
   --errors-for-leak-kinds=definite,indirect --track-origins=yes --trace-children=yes \
   --trace-children-skip=*/sh,*/dash,*/bash,*/dot,*/sort,*/diff,*/tmux --log-file=$OUT/%p.log"
 fail=0
-run() {  # run NAME CMD...: the command under valgrind; its own exit status is not judged here
-	name=$1; shift
+run() {  # run NAME WANT CMD...: the command under valgrind, which must exit with WANT
+	name=$1; want=$2; shift 2
 	start=$(date +%s)
 	# shellcheck disable=SC2086
 	$VG "$@" >"$OUT/tmp/$name.out" 2>&1
-	echo "  $name: exit $?, $(( $(date +%s) - start )) s"
+	rc=$?
+	echo "  $name: exit $rc, $(( $(date +%s) - start )) s"
+	if [ "$rc" != "$want" ]; then
+		echo "valgrind: $name exited $rc, not $want (output in $OUT/tmp/$name.out):"
+		grep -E '^\[FAIL\]|Assertion|ncfabric:' "$OUT/tmp/$name.out" | head -20
+		fail=1
+	fi
 }
 for t in model_tests layouts_tests io_tests ui_tests; do
-	run "$t" "$BUILD/tests/$t" --jobs 1
+	run "$t" 0 "$BUILD/tests/$t" --jobs 1
 done
 T=$OUT/tmp
 printf 'i\n+\n<Esc>\nE\n<Esc>\n:w %s/s.yaml\n' "$T" >"$T/s.script"
-run report "$BIN" report share/examples/reference-case.yaml
-run report-json "$BIN" report share/examples/dgx-h100-1su.yaml --json --sweep
-run export-yaml "$BIN" export share/examples/gb200-nvl72.yaml --format yaml -o "$T/e.yaml"
-run export-bom "$BIN" export share/examples/dgx-h100-1su.yaml --format bom-csv -o "$T/e.csv"
-run export-dot "$BIN" export share/examples/dgx-h100-1su.yaml --format dot -o "$T/e.dot"
-run new "$BIN" new --template superpod --set units=4 -o "$T/n.yaml"
-run compare "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log -c allreduce
-run bad-file "$BIN" report tests/data/bad/wrong-type.yaml
-run script "$BIN" --script "$T/s.script" --dump-screen "$T/screen.txt"
+run report 0 "$BIN" report share/examples/reference-case.yaml
+run report-json 0 "$BIN" report share/examples/dgx-h100-1su.yaml --json --sweep
+run export-yaml 0 "$BIN" export share/examples/gb200-nvl72.yaml --format yaml -o "$T/e.yaml"
+run export-bom 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format bom-csv -o "$T/e.csv"
+run export-dot 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format dot -o "$T/e.dot"
+run new 0 "$BIN" new --template superpod --set units=4 -o "$T/n.yaml"
+run compare 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log -c allreduce
+run bad-file 2 "$BIN" report tests/data/bad/wrong-type.yaml
+run script 0 "$BIN" --script "$T/s.script" --dump-screen "$T/screen.txt"
 
 errs=$(find "$OUT" -maxdepth 1 -name '*.log' -size +0)
 n=$(ls "$OUT"/*.log | wc -l)
@@ -44,5 +50,8 @@ if [ -n "$errs" ]; then
 	fail=1
 else
 	echo "valgrind: $n processes, no errors, no leaks"
+fi
+if [ $fail = 0 ]; then
+	echo "valgrind: passed"
 fi
 exit $fail

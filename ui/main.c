@@ -1,6 +1,7 @@
 /* main.c: the command line. Every subcommand calls the same model functions the
  * interactive designer does, so a number on screen and in a report cannot disagree. */
 #include "io/design_io.h"
+#include "io/diff.h"
 #include "io/report.h"
 #include "io/units.h"
 #include "io/export.h"
@@ -36,6 +37,9 @@ static const char usage_text[] =
 	"                                                the nccl-tests table the design should produce\n"
 	"       ncfabric compare FILE LOG [--collective C] [--gpus N]\n"
 	"                                                measured nccl-tests output against the model\n"
+	"       ncfabric diff A B [--json] [--size BYTES]\n"
+	"                                                what changed from design A to B, and every\n"
+	"                                                headline number with its change\n"
 	"       ncfabric --help | --version\n"
 	"\n"
 	"options:\n"
@@ -52,7 +56,8 @@ static const char usage_text[] =
 	"FILE is YAML (.yaml, .yml) or JSON (.json); - reads standard input.\n"
 	"BYTES takes the nccl-tests suffixes K, M, G (powers of 1024); the default is 1G.\n"
 	"--gpus N limits the job to its first N GPUs; --sweep adds tables from 8 B to 16G.\n"
-	"Exit status: 0 success, 1 the operation failed, 2 bad usage or bad input.\n"
+	"Exit status: 0 success, 1 the operation failed, 2 bad usage or bad input;\n"
+	"diff: 0 the designs are the same, 1 they differ, 2 trouble.\n"
 	"Errors: ncfabric: FILE:LINE:COL: message. See ncfabric(1) and ncfabric(5).\n";
 
 struct ctx {
@@ -342,6 +347,68 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
+/* diff A B: exit 0 when the designs are the same, 1 when they differ, 2 on trouble. */
+static int cmd_diff(struct ctx *x, int argc, char **argv)
+{
+	const char *files[2] = { NULL, NULL };
+	bool json = false;
+	double size = 1024.0 * 1024 * 1024;
+	char err[200];
+	struct design d[2];
+	struct catalog cat;
+	struct headline h[2][HEADLINES_MAX];
+	struct vec changes = { 0 };
+	struct diff_in in;
+	int i, n = 0, nfiles = 0, rc;
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else if (strcmp(argv[i], "--size") == 0 || strncmp(argv[i], "--size=", 7) == 0) {
+			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
+			if (!parse_size(v, &size, err, sizeof err))
+				return usage_error("diff --size: %s", err);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error("diff: unknown option '%s'", argv[i]);
+		} else if (nfiles == 2) {
+			return usage_error("diff: two designs ('%s' is extra)", argv[i]);
+		} else {
+			files[nfiles++] = argv[i];
+		}
+	}
+	if (nfiles != 2)
+		return usage_error("diff needs two designs: ncfabric diff A B");
+	if ((rc = load_design(x, files[0], &d[0], NULL)) != EXIT_OK)
+		return rc;
+	if ((rc = load_design(x, files[1], &d[1], NULL)) != EXIT_OK) {
+		design_free(&d[0]);
+		return rc;
+	}
+	for (i = 0; i < 2; i++) {
+		design_catalog(&d[i], &x->shipped, &cat);
+		n = headlines_of(&d[i], &cat, size, h[i], HEADLINES_MAX);
+		catalog_free(&cat);
+	}
+	design_diff(&d[0], &d[1], &changes);
+	in = (struct diff_in){ d[0].name, files[0], d[1].name, files[1], size, &changes, h[0], h[1], n };
+	rc = changes.n ? EXIT_FAIL : EXIT_OK;
+	if (json) {
+		char *s = diff_json(&in);
+		if (s)
+			fputs(s, stdout);
+		else
+			rc = EXIT_USAGE;
+		free(s);
+	} else {
+		diff_text(stdout, &in);
+	}
+	vec_release(&changes);
+	design_free(&d[0]);
+	design_free(&d[1]);
+	if (fflush(stdout) != 0)
+		rc = EXIT_USAGE;
+	return rc;
+}
+
 static int cmd_templates(void)
 {
 	size_t i, k;
@@ -506,7 +573,8 @@ int main(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[i]);
 		} else if (!sub && (strcmp(argv[i], "report") == 0 || strcmp(argv[i], "export") == 0 ||
 				    strcmp(argv[i], "new") == 0 || strcmp(argv[i], "templates") == 0 ||
-				    strcmp(argv[i], "expect") == 0 || strcmp(argv[i], "compare") == 0)) {
+				    strcmp(argv[i], "expect") == 0 || strcmp(argv[i], "compare") == 0 ||
+				    strcmp(argv[i], "diff") == 0)) {
 			sub = argv[i];
 			rest = i + 1;
 			break;
@@ -526,6 +594,8 @@ int main(int argc, char **argv)
 		rc = cmd_expect(&x, argc - rest, argv + rest);
 	else if (sub && strcmp(sub, "compare") == 0)
 		rc = cmd_compare(&x, argc - rest, argv + rest);
+	else if (sub && strcmp(sub, "diff") == 0)
+		rc = cmd_diff(&x, argc - rest, argv + rest);
 	else if (sub && strcmp(sub, "new") == 0)
 		rc = cmd_new(&x, argc - rest, argv + rest);
 	else if (sub && strcmp(sub, "templates") == 0)
