@@ -35,6 +35,8 @@ void diff_text(FILE *out, const struct diff_in *d)
 	fprintf(out, "\nNumbers (busbw at %s, the job's algorithm or NCCL's pick)\n", format_size(d->bytes, size, sizeof size));
 	fprintf(out, "  %-24s %16s %16s  %s\n", "", "A", "B", "B - A");
 	for (k = 0; k < d->n; k++) {
+		if (!d->ha[k].known && !d->hb[k].known)
+			continue; /* not defined for either design (an oversubscription with no such tier) */
 		headline_delta(&d->ha[k], &d->hb[k], &verdict, delta, sizeof delta);
 		fprintf(out, "  %-24s %16s %16s  %s%s\n", d->ha[k].label, headline_value(&d->ha[k], va, sizeof va),
 			headline_value(&d->hb[k], vb, sizeof vb), delta,

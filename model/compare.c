@@ -257,8 +257,10 @@ static const char *number(const struct headline *h, double v, bool sign, char *b
 		snprintf(buf, size, "%s%.3g", plus, v);
 	else if (h->unit[0] == '\0' && fabs(v - round(v)) < 1e-9 && fabs(v) < 1e15)
 		snprintf(buf, size, "%s%.0f", plus, v);
-	else if (fabs(v) >= 1e5)
+	else if (fabs(v) >= 1e5 || (h->unit[0] == '\0' && fabs(v) >= 1000))
 		snprintf(buf, size, "%s%.0f", plus, v);
+	else if (fabs(v) < 10)
+		snprintf(buf, size, "%s%.2f", plus, v);
 	else
 		snprintf(buf, size, "%s%.1f", plus, v);
 	return buf;

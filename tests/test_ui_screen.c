@@ -123,6 +123,39 @@ Test(screen, save_without_a_file_asks_for_a_name)
 	app_free(&app);
 }
 
+Test(screen, compare_pinned) { screen_case(NULL, ":pin\ni\n++++\n<Esc>\nC", 80, 24, "compare-80x24"); }
+Test(screen, compare_file) { screen_case(NULL, ":compare share/examples/dgx-h100-1su.yaml", 100, 50, "compare-file-100x50"); }
+
+/* Pin, edit, compare: the view follows every edit; a bad file changes nothing; :unpin. */
+Test(screen, compare_follows_edits)
+{
+	char *t;
+	open_app(NULL);
+	t = screen("C", 80, 24);
+	cr_assert(strstr(t, "nothing to compare with: :pin pins this design"), "%s", t);
+	free(t);
+	free(screen(":pin", 80, 24));
+	cr_assert(app.pinned);
+	cr_assert_eq(app.cmp_changes.n, 0);
+	free(screen("i\n++++\n<Esc>", 80, 24));
+	cr_assert_eq(app.cmp_changes.n, 2, "the NIC count and the bundle's links");
+	t = screen("C", 80, 24);
+	cr_assert(strstr(t, " network per node             50.0 GB/s    100.0 GB/s  +50.0 (+100%) better"), "%s", t);
+	free(t);
+	free(screen("uuuu", 80, 24)); /* undo works from the compare view: it is global */
+	cr_assert_eq(app.mode, MODE_COMPARE);
+	cr_assert_eq(app.cmp_changes.n, 0, "undone: B is A again");
+	t = screen(":compare tests/data/bad/wrong-type.yaml", 80, 24);
+	cr_assert(strstr(t, "! tests/data/bad/wrong-type.yaml:5:12: expected a whole number for 'count'"), "%s", t);
+	cr_assert(strstr(app.msg, "got 'four' (nothing changed)"), "%s", app.msg);
+	cr_assert_str_eq(app.pin_label, "reference-case as pinned", "a failed load keeps A");
+	free(t);
+	free(screen(":unpin", 80, 24));
+	cr_assert_not(app.pinned);
+	cr_assert_eq(app.mode, MODE_CANVAS);
+	app_free(&app);
+}
+
 Test(screen, job_form) { screen_case(NULL, "J", 100, 30, "job-100x30"); }
 Test(screen, quit_confirm) { screen_case(NULL, "+\nq", 80, 24, "confirm-quit-80x24"); }
 Test(screen, superpod_200x60) { screen_case(NULL, ":template superpod\n<Enter>", 200, 60, "superpod-200x60"); }

@@ -43,6 +43,7 @@ const struct keybind keymap[] = {
 	{ MODE_ANY, 'F', ACT_FABRIC, "F" },
 	{ MODE_ANY, 'T', ACT_TEMPLATES, "T" },
 	{ MODE_ANY, 'E', ACT_EXPORT, "E" },
+	{ MODE_ANY, 'C', ACT_COMPARE, "C" },
 	{ MODE_ANY, 'M', ACT_MOUSE, "M" },
 	{ MODE_CANVAS, 'h', ACT_LEFT, "h" },
 	{ MODE_CANVAS, NK_LEFT, ACT_LEFT, "Left" },
@@ -107,6 +108,11 @@ const struct keybind keymap[] = {
 	{ MODE_INSIDE, '+', ACT_INC, "+" },
 	{ MODE_INSIDE, '-', ACT_DEC, "-" },
 	{ MODE_PLOT, NK_ESC, ACT_CANCEL, "Esc" },
+	{ MODE_COMPARE, NK_ESC, ACT_CANCEL, "Esc" },
+	{ MODE_COMPARE, 'j', ACT_SCROLL_DOWN, "j" },
+	{ MODE_COMPARE, NK_DOWN, ACT_SCROLL_DOWN, "Down" },
+	{ MODE_COMPARE, 'k', ACT_SCROLL_UP, "k" },
+	{ MODE_COMPARE, NK_UP, ACT_SCROLL_UP, "Up" },
 	{ MODE_TEMPLATES, NK_ENTER, ACT_ACCEPT, "Enter" },
 	{ MODE_TEMPLATES, NK_ESC, ACT_CANCEL, "Esc" },
 	{ MODE_TEMPLATES, 'j', ACT_FIELD_NEXT, "j" },
@@ -215,6 +221,24 @@ void app_free(struct app *app)
 	inventory_free(&app->inv);
 	diag_free(&app->problems);
 	placement_free(&app->place);
+	if (app->pinned)
+		design_free(&app->pin);
+	vec_release(&app->cmp_changes);
+}
+
+/* A's and B's headline numbers at the panel's message size, and what changed from A to B. */
+static void compare_refresh(struct app *app)
+{
+	struct catalog cat;
+	app->cmp_changes.n = 0;
+	app->cmp_n = 0;
+	if (!app->pinned)
+		return;
+	design_catalog(&app->pin, app->shipped, &cat);
+	app->cmp_n = headlines_of(&app->pin, &cat, app->bytes, app->cmp_a, HEADLINES_MAX);
+	catalog_free(&cat);
+	headlines_collect(&app->inv, &app->metrics, app->design.job.algo, app->cmp_b, HEADLINES_MAX);
+	design_diff(&app->pin, &app->design, &app->cmp_changes);
 }
 
 void app_recompute(struct app *app)
@@ -237,6 +261,7 @@ void app_recompute(struct app *app)
 			app->plot_pick[k] = r.auto_algo;
 		}
 	}
+	compare_refresh(app);
 }
 
 void app_canvas_area(int w, int h, int *x, int *y, int *cw, int *ch)
@@ -784,8 +809,52 @@ static unsigned open_file(struct app *app, const char *path)
 	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
 }
 
+/* :pin, :unpin, :compare [FILE]. A failed load of FILE changes nothing. */
+static unsigned compare_command(struct app *app, const char *cmd, const char *file)
+{
+	struct design a;
+	if (!strcmp(cmd, "unpin")) {
+		if (!app->pinned)
+			return say(app, true, "nothing is pinned");
+		design_free(&app->pin);
+		app->pinned = false;
+		compare_refresh(app);
+		if (app->mode == MODE_COMPARE)
+			app->mode = MODE_CANVAS;
+		return say(app, false, "unpinned");
+	}
+	if (!strcmp(cmd, "compare") && !file) {
+		if (!app->pinned)
+			return say(app, true, "nothing to compare with: :pin pins this design, :compare FILE loads one");
+		return app_run(app, ACT_COMPARE);
+	}
+	if (file) {
+		struct ncf_diag diag = { 0 };
+		if (!design_load_file(file, app->shipped, &a, &diag)) {
+			const struct ncf_problem *p = diag_count(&diag) ? diag_get(&diag, 0) : NULL;
+			unsigned c = p && p->line ? say(app, true, "%s:%d:%d: %s (nothing changed)", file, p->line, p->col, p->msg)
+						  : say(app, true, "%s: %s (nothing changed)", file, p ? p->msg : "cannot load");
+			diag_free(&diag);
+			return c;
+		}
+		diag_free(&diag);
+		snprintf(app->pin_label, sizeof app->pin_label, "%s (%.1000s)", a.name, file);
+	} else {
+		design_copy(&a, &app->design);
+		snprintf(app->pin_label, sizeof app->pin_label, "%s as pinned", app->design.name);
+	}
+	if (app->pinned)
+		design_free(&app->pin);
+	app->pin = a;
+	app->pinned = true;
+	compare_refresh(app);
+	if (file)
+		return app_run(app, ACT_COMPARE);
+	return say(app, false, "pinned as A: edit on, C shows A beside the design on screen");
+}
+
 static const char *const commands[] = { "w", "wq", "q", "q!", "e", "export", "size", "gpus", "algo", "pattern", "set",
-					"note", "template", "help", NULL };
+					"note", "template", "pin", "unpin", "compare", "help", NULL };
 
 unsigned app_command(struct app *app, const char *line)
 {
@@ -808,6 +877,8 @@ unsigned app_command(struct app *app, const char *line)
 			return say(app, true, ":e NAME opens a design file");
 		return open_file(app, a1);
 	}
+	if (!strcmp(cmd, "pin") || !strcmp(cmd, "compare") || !strcmp(cmd, "unpin"))
+		return compare_command(app, cmd, n >= 2 ? a1 : NULL);
 	if (!strcmp(cmd, "export")) {
 		char err[600], *text;
 		bool ok;
@@ -1072,6 +1143,10 @@ unsigned app_run(struct app *app, enum action a)
 			app->mode = app->back;
 			return CHG_VIEW;
 		}
+		if (app->mode == MODE_COMPARE) {
+			app->mode = MODE_CANVAS;
+			return CHG_VIEW;
+		}
 		if (!app_dirty(app))
 			return CHG_QUIT;
 		app->mode = MODE_CONFIRM;
@@ -1153,6 +1228,16 @@ unsigned app_run(struct app *app, enum action a)
 		return open_templates(app);
 	case ACT_EXPORT:
 		app->mode = MODE_EXPORT;
+		return CHG_VIEW;
+	case ACT_COMPARE:
+		if (app->mode == MODE_COMPARE) {
+			app->mode = MODE_CANVAS;
+			return CHG_VIEW;
+		}
+		if (!app->pinned)
+			return say(app, true, "nothing to compare with: :pin pins this design, :compare FILE loads one");
+		app->mode = MODE_COMPARE;
+		app->metrics_scroll = 0;
 		return CHG_VIEW;
 	case ACT_MOUSE:
 		app->mouse = !app->mouse;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include "layouts/place.h"
 #include "model/cmd.h"
+#include "model/compare.h"
 #include "model/inventory.h"
 #include "model/metrics.h"
 #include "ui/cellbuf.h"
@@ -43,7 +44,8 @@ enum {
 	X(INSIDE, "inside", "inside a server")        \
 	X(PLOT, "plot", "a plot")                     \
 	X(TEMPLATES, "templates", "starting from a template") \
-	X(EXPORT, "export", "choosing an export format")
+	X(EXPORT, "export", "choosing an export format") \
+	X(COMPARE, "compare", "the pinned design A beside the design on screen B")
 #define MODE_ENUM(id, name, help) MODE_##id,
 enum mode { MODES(MODE_ENUM) MODE_COUNT };
 #undef MODE_ENUM
@@ -70,6 +72,7 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(FABRIC, "fabric", "edit the fabric options (routing, SHARP, PXN)") \
 	X(TEMPLATES, "templates", "start a new design from a template") \
 	X(EXPORT, "export", "export the design: BOM, Graphviz, ASTRA-sim, NetBox, YAML, JSON") \
+	X(COMPARE, "compare", "show the design beside the pinned one (:pin pins it, :compare FILE loads one)") \
 	X(MOUSE, "mouse", "turn the mouse on or off") \
 	X(LEFT, "left", "select the block to the left") \
 	X(RIGHT, "right", "select the block to the right") \
@@ -175,6 +178,13 @@ struct app {
 	int export_cur;
 	bool mouse;
 	int drag_id, drag_x, drag_y;
+	/* Compare: A is pinned (:pin) or loaded (:compare FILE); B is the design on screen. */
+	bool pinned;
+	struct design pin;
+	char pin_label[1100];
+	int cmp_n;                    /* headline rows, recomputed with the model */
+	struct headline cmp_a[HEADLINES_MAX], cmp_b[HEADLINES_MAX];
+	struct vec cmp_changes;       /* struct design_change, A -> B */
 };
 
 extern const struct keybind keymap[];

@@ -1,6 +1,7 @@
 /* draw.c: the screen, painted from state into a cell buffer. Nothing here changes state
  * or computes the model: the numbers come from app->metrics, app->inv, app->plot_*. */
 #include "ui/app.h"
+#include "io/diff.h"
 #include "io/units.h"
 #include "layouts/template.h"
 #include <math.h>
@@ -362,7 +363,46 @@ static void draw_help(const struct app *app, struct cellbuf *c)
 	}
 	if (y < c->h - 1)
 		cellbuf_text(c, 1, y, c->w - 2, ROLE_DIM,
-			     ": commands: w [FILE], e FILE, export FORMAT FILE, size BYTES, gpus N, algo A, pattern P, set KEY VALUE, note TEXT, template NAME, q, q!, wq");
+			     ": commands: w [FILE], e FILE, export FORMAT FILE, size BYTES, gpus N, algo A, pattern P, set KEY VALUE, note TEXT, template NAME, pin, unpin, compare [FILE], q, q!, wq");
+}
+
+/* ---- compare ---------------------------------------------------------------------------------- */
+
+/* A and B side by side: every headline number with its change, then what changed. */
+static void draw_compare(const struct app *app, struct cellbuf *c)
+{
+	int y = 3 - app->metrics_scroll, k, verdict, vw = c->w >= 100 ? 18 : 13;
+	size_t i;
+	char sz[32], va[48], vb[48], delta[64], line[400];
+	cellbuf_fill(c, 0, 0, c->w, c->h, ROLE_NORMAL);
+	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "compare at %s (Esc or C closes, j/k scroll, :unpin forgets A)",
+		       format_size(app->bytes, sz, sizeof sz));
+	cellbuf_printf(c, 1, 1, c->w - 2, ROLE_NORMAL, "A  %s", app->pin_label);
+	cellbuf_printf(c, 1, 2, c->w - 2, ROLE_NORMAL, "B  %s, on screen%s", app->design.name,
+		       app_dirty(app) ? " (modified)" : "");
+	cellbuf_printf(c, 1, 3, c->w - 2, ROLE_HEADING, "%-24s %*s %*s  %s", "", vw, "A", vw, "B", "B - A");
+	y++;
+	for (k = 0; k < app->cmp_n; k++) {
+		enum style_role role;
+		if (!app->cmp_a[k].known && !app->cmp_b[k].known)
+			continue; /* as in ncfabric diff: not defined for either */
+		if (y++ < 4 || y > c->h - 1)
+			continue;
+		headline_delta(&app->cmp_a[k], &app->cmp_b[k], &verdict, delta, sizeof delta);
+		role = verdict > 0 ? ROLE_NUMBER : verdict < 0 ? ROLE_WARNING : ROLE_NORMAL;
+		cellbuf_printf(c, 1, y - 1, c->w - 2, role, "%-24s %*s %*s  %s%s", app->cmp_a[k].label, vw,
+			       headline_value(&app->cmp_a[k], va, sizeof va), vw, headline_value(&app->cmp_b[k], vb, sizeof vb),
+			       delta, verdict > 0 ? " better" : verdict < 0 ? " worse" : "");
+	}
+	y++;
+	if (y >= 4 && y < c->h - 1)
+		cellbuf_printf(c, 1, y, c->w - 2, ROLE_HEADING, "what changed from A to B: %zu%s", app->cmp_changes.n,
+			       app->cmp_changes.n ? "" : " (the same design)");
+	y++;
+	for (i = 0; i < app->cmp_changes.n; i++, y++)
+		if (y >= 4 && y < c->h - 1)
+			cellbuf_printf(c, 3, y, c->w - 4, ROLE_NORMAL, "%s",
+				       change_text(&VEC_AT(app->cmp_changes, struct design_change, i), line, sizeof line));
 }
 
 /* ---- plots ------------------------------------------------------------------------------------ */
@@ -537,6 +577,11 @@ void app_draw(const struct app *app, struct cellbuf *c)
 	}
 	if (app->mode == MODE_PLOT) {
 		draw_plot(app, c);
+		draw_status(app, c);
+		return;
+	}
+	if (app->mode == MODE_COMPARE) {
+		draw_compare(app, c);
 		draw_status(app, c);
 		return;
 	}
