@@ -32,7 +32,7 @@ for t in model_tests layouts_tests io_tests ui_tests; do
 	run "$t" 0 "$BUILD/tests/$t" --jobs 1
 done
 T=$OUT/tmp
-printf 'i\n+\n<Esc>\nE\n<Esc>\n:w %s/s.yaml\n' "$T" >"$T/s.script"
+printf 'i\n+\n<Esc>\nE\n<Esc>\n:w %s/s.yaml\n:pin\n+\nC\n:compare share/examples/gb200-nvl72.yaml\n:unpin\n' "$T" >"$T/s.script"
 run report 0 "$BIN" report share/examples/reference-case.yaml
 run report-json 0 "$BIN" report share/examples/dgx-h100-1su.yaml --json --sweep
 run export-yaml 0 "$BIN" export share/examples/gb200-nvl72.yaml --format yaml -o "$T/e.yaml"
@@ -40,6 +40,7 @@ run export-bom 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format bom-csv
 run export-dot 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format dot -o "$T/e.dot"
 run new 0 "$BIN" new --template superpod --set units=4 -o "$T/n.yaml"
 run compare 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log -c allreduce
+run diff 1 "$BIN" diff share/examples/reference-case.yaml share/examples/dgx-h100-1su.yaml --json
 run bad-file 2 "$BIN" report tests/data/bad/wrong-type.yaml
 run script 0 "$BIN" --script "$T/s.script" --dump-screen "$T/screen.txt"
 
