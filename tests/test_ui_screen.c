@@ -358,6 +358,23 @@ Test(screen, quit_asks_when_dirty)
 	app_free(&app);
 }
 
+/* Undoing back to what the file holds is not a change (as in vi); a new edit is. */
+Test(screen, undo_to_the_saved_design_is_clean)
+{
+	open_app("share/examples/dgx-h100-1su.yaml");
+	app_settle(&app, app_run(&app, ACT_DEC));
+	app_settle(&app, app_run(&app, ACT_DEC));
+	cr_assert(app_dirty(&app));
+	app_settle(&app, app_run(&app, ACT_UNDO));
+	cr_assert(app_dirty(&app), "one of two edits undone");
+	app_settle(&app, app_run(&app, ACT_UNDO));
+	cr_assert_not(app_dirty(&app), "back to the file");
+	cr_assert_eq(app_run(&app, ACT_QUIT), CHG_QUIT);
+	app_settle(&app, app_run(&app, ACT_REDO));
+	cr_assert(app_dirty(&app), "redo is a change again");
+	app_free(&app);
+}
+
 Test(screen, help_lists_every_key_of_the_table)
 {
 	size_t i;

@@ -56,10 +56,16 @@ T send-keys -t ncf Escape
 T send-keys -t ncf "u"
 check "undo restores" "network 50.0 GB/s per node (4 x 100G)"
 T send-keys -t ncf "+"
-T send-keys -t ncf ":w $TMP/d.yaml" Enter
+T send-keys -t ncf "w"
+check "w on the built-in design asks for a name" ":w reference-case.yaml"
+T send-keys -t ncf C-u "w $TMP/d.yaml" Enter
 check "saved" "saved $TMP/d.yaml"
 if grep -q "count: 5" "$TMP/d.yaml"; then pass=$((pass + 1)); echo "[PASS] the file holds the edit"
 else fail=$((fail + 1)); echo "[FAIL] the file holds the edit"; fi
+T send-keys -t ncf ":pin" Enter
+T send-keys -t ncf "-" "C"
+check "compare: A beside B" " servers                              5             4  -1 (-20%)"
+T send-keys -t ncf Escape "u"
 T send-keys -t ncf "q"
 gone "q quits a saved design"
 

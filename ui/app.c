@@ -184,6 +184,8 @@ static bool disk_changed(const struct app *app)
 
 static void ensure_selection(struct app *app);
 
+static void mark_saved(struct app *app);
+
 void app_init(struct app *app, struct design *d, const struct catalog *shipped, const char *file)
 {
 	memset(app, 0, sizeof *app);
@@ -191,6 +193,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	memset(d, 0, sizeof *d);
 	app->shipped = shipped;
 	ed_init(&app->ed, &app->design, shipped);
+	mark_saved(app);
 	snprintf(app->file, sizeof app->file, "%s", file ? file : "");
 	app->mode = app->back = MODE_CANVAS;
 	app->bytes = 1024.0 * 1024 * 1024;
@@ -223,6 +226,8 @@ void app_free(struct app *app)
 	placement_free(&app->place);
 	if (app->pinned)
 		design_free(&app->pin);
+	if (app->saved_valid)
+		design_free(&app->saved);
 	vec_release(&app->cmp_changes);
 }
 
@@ -305,7 +310,18 @@ void app_settle(struct app *app, unsigned chg)
 
 bool app_dirty(const struct app *app)
 {
-	return app->ed.generation != app->saved_generation;
+	return app->ed.generation != app->saved_generation &&
+	       !(app->saved_valid && design_equal(&app->design, &app->saved));
+}
+
+/* The design on screen is what its file holds now. */
+static void mark_saved(struct app *app)
+{
+	if (app->saved_valid)
+		design_free(&app->saved);
+	design_copy(&app->saved, &app->design);
+	app->saved_valid = true;
+	app->saved_generation = app->ed.generation;
 }
 
 /* ---- selection ------------------------------------------------------------------------- */
@@ -782,7 +798,7 @@ static unsigned save_to(struct app *app, const char *path)
 		return say(app, true, "not saved: %s (the design is still here)", err);
 	if (path != app->file)
 		snprintf(app->file, sizeof app->file, "%s", path);
-	app->saved_generation = app->ed.generation;
+	mark_saved(app);
 	disk_remember(app);
 	return say(app, false, "saved %s", app->file);
 }
@@ -801,7 +817,7 @@ static unsigned open_file(struct app *app, const char *path)
 	diag_free(&diag);
 	ed_replace(&app->ed, &nd);
 	snprintf(app->file, sizeof app->file, "%s", path);
-	app->saved_generation = app->ed.generation;
+	mark_saved(app);
 	disk_remember(app);
 	app->selected = 0;
 	ensure_selection(app);
@@ -1394,6 +1410,9 @@ unsigned app_run(struct app *app, enum action a)
 				c = open_file(app, app->recover_path);
 				snprintf(app->file, sizeof app->file, "%s", keep);
 				app->saved_generation = -1; /* restored work is unsaved */
+				if (app->saved_valid)
+					design_free(&app->saved);
+				app->saved_valid = false;
 				if (!app->msg_error)
 					say(app, false, "restored %s: w saves it to %s", app->recover_path,
 					    app->file[0] ? app->file : "(a file: :w NAME)");

@@ -152,6 +152,8 @@ struct app {
 	int screen_w, screen_h;       /* the screen that canvas belongs to */
 	char file[1024];              /* "" for the built-in default */
 	int saved_generation;
+	struct design saved;          /* as last loaded or saved: undoing back to it is not a change */
+	bool saved_valid;             /* false after restoring a recovery file: unsaved until saved */
 	int selected;                 /* id of the selected group or bundle; 0: none */
 	enum mode mode;
 	enum mode back;               /* where Esc from help/plots returns */
