@@ -156,6 +156,61 @@ Test(screen, compare_follows_edits)
 	app_free(&app);
 }
 
+/* The teaching view: first, middle and last step of a ring on one PCIe box, AllGather and
+ * the formulas on the reference case. */
+Test(screen, teach_first) { screen_case("share/examples/pcie-box.yaml", "t", 80, 24, "teach-first-80x24"); }
+Test(screen, teach_middle)
+{
+	screen_case("share/examples/pcie-box.yaml", "t\n<Space><Space><Space><Space><Space><Space><Space>", 80, 24,
+		    "teach-middle-80x24");
+}
+Test(screen, teach_last) { screen_case("share/examples/pcie-box.yaml", "t\n$", 80, 24, "teach-last-80x24"); }
+Test(screen, teach_allgather) { screen_case(NULL, "v\nt\n<Space><Space><Space>", 80, 24, "teach-allgather-80x24"); }
+Test(screen, teach_formulas) { screen_case(NULL, "t\nf", 110, 24, "teach-formulas-110x24"); }
+
+Test(screen, teach_steps_play_and_pattern)
+{
+	char *t;
+	int i;
+	open_app(NULL);
+	free(screen("t", 80, 24));
+	cr_assert_eq(app.mode, MODE_TEACH);
+	cr_assert(app.lesson_ok);
+	cr_assert_eq(app.lesson.nsteps, 62);
+	free(screen("<Space><Space>h", 80, 24));
+	cr_assert_eq(app.teach_step, 1);
+	free(screen("h<Left>", 80, 24));
+	cr_assert_eq(app.teach_step, 0, "not below the first step");
+	/* play at the default 4 steps a second: a step per 250 ms tick */
+	free(screen("p", 80, 24));
+	for (i = 0; i < 3; i++)
+		app_tick(&app);
+	cr_assert_eq(app.teach_step, 3);
+	free(screen("<lt><lt>", 80, 24)); /* 1 step a second: every fourth tick */
+	for (i = 0; i < 8; i++)
+		app_tick(&app);
+	cr_assert_eq(app.teach_step, 5);
+	free(screen(">>>>>", 80, 24)); /* 16 a second: 4 steps a tick, stops at the end */
+	for (i = 0; i < 40; i++)
+		app_tick(&app);
+	cr_assert_eq(app.teach_step, 62);
+	cr_assert_eq(app.teach_play, 0, "played to the end, then stopped");
+	free(screen("P", 80, 24));
+	app_tick(&app);
+	cr_assert_eq(app.teach_step, 58, "backwards");
+	free(screen("p", 80, 24));
+	cr_assert_eq(app.teach_play, 1);
+	free(screen("p", 80, 24));
+	cr_assert_eq(app.teach_play, 0, "p again pauses");
+	t = screen("vvv", 80, 24); /* AllToAll: no ring */
+	cr_assert(strstr(t, "alltoall has no ring"), "%s", t);
+	free(t);
+	free(screen("<Esc>", 80, 24));
+	cr_assert_eq(app.mode, MODE_CANVAS);
+	cr_assert_eq(app_tick(&app), CHG_NONE, "no playing outside the view");
+	app_free(&app);
+}
+
 Test(screen, job_form) { screen_case(NULL, "J", 100, 30, "job-100x30"); }
 Test(screen, quit_confirm) { screen_case(NULL, "+\nq", 80, 24, "confirm-quit-80x24"); }
 Test(screen, superpod_200x60) { screen_case(NULL, ":template superpod\n<Enter>", 200, 60, "superpod-200x60"); }

@@ -66,6 +66,12 @@ T send-keys -t ncf ":pin" Enter
 T send-keys -t ncf "-" "C"
 check "compare: A beside B" " servers                              5             4  -1 (-20%)"
 T send-keys -t ncf Escape "u"
+# The teaching view plays on its own: 16 steps a second reach the end of the 62 steps.
+T send-keys -t ncf "t"
+check "teaching view" "teach: Ring AllReduce, step 0 of 62"
+T send-keys -t ncf ">" ">" "p"
+check "it plays to the end by itself" "step 62 of 62, done" 10
+T send-keys -t ncf Escape
 T send-keys -t ncf "q"
 gone "q quits a saved design"
 

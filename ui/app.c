@@ -44,6 +44,7 @@ const struct keybind keymap[] = {
 	{ MODE_ANY, 'T', ACT_TEMPLATES, "T" },
 	{ MODE_ANY, 'E', ACT_EXPORT, "E" },
 	{ MODE_ANY, 'C', ACT_COMPARE, "C" },
+	{ MODE_ANY, 't', ACT_TEACH, "t" },
 	{ MODE_ANY, 'M', ACT_MOUSE, "M" },
 	{ MODE_CANVAS, 'h', ACT_LEFT, "h" },
 	{ MODE_CANVAS, NK_LEFT, ACT_LEFT, "Left" },
@@ -108,6 +109,22 @@ const struct keybind keymap[] = {
 	{ MODE_INSIDE, '+', ACT_INC, "+" },
 	{ MODE_INSIDE, '-', ACT_DEC, "-" },
 	{ MODE_PLOT, NK_ESC, ACT_CANCEL, "Esc" },
+	{ MODE_TEACH, ' ', ACT_STEP_NEXT, "Space" },
+	{ MODE_TEACH, 'l', ACT_STEP_NEXT, "l" },
+	{ MODE_TEACH, NK_RIGHT, ACT_STEP_NEXT, "Right" },
+	{ MODE_TEACH, 'h', ACT_STEP_PREV, "h" },
+	{ MODE_TEACH, NK_LEFT, ACT_STEP_PREV, "Left" },
+	{ MODE_TEACH, NK_BACKSPACE, ACT_STEP_PREV, "BS" },
+	{ MODE_TEACH, '0', ACT_STEP_FIRST, "0" },
+	{ MODE_TEACH, NK_HOME, ACT_STEP_FIRST, "Home" },
+	{ MODE_TEACH, '$', ACT_STEP_LAST, "$" },
+	{ MODE_TEACH, NK_END, ACT_STEP_LAST, "End" },
+	{ MODE_TEACH, 'p', ACT_PLAY, "p" },
+	{ MODE_TEACH, 'P', ACT_PLAY_BACK, "P" },
+	{ MODE_TEACH, '>', ACT_FASTER, ">" },
+	{ MODE_TEACH, '<', ACT_SLOWER, "<" },
+	{ MODE_TEACH, 'f', ACT_FORMULAS, "f" },
+	{ MODE_TEACH, NK_ESC, ACT_CANCEL, "Esc" },
 	{ MODE_COMPARE, NK_ESC, ACT_CANCEL, "Esc" },
 	{ MODE_COMPARE, 'j', ACT_SCROLL_DOWN, "j" },
 	{ MODE_COMPARE, NK_DOWN, ACT_SCROLL_DOWN, "Down" },
@@ -198,6 +215,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	app->mode = app->back = MODE_CANVAS;
 	app->bytes = 1024.0 * 1024 * 1024;
 	app->algo_view = -1;
+	app->teach_speed = 2;
 	app->mouse = true;
 	app->drag_id = -1;
 	app_recompute(app);
@@ -267,6 +285,37 @@ void app_recompute(struct app *app)
 		}
 	}
 	compare_refresh(app);
+	app->lesson_ok = ring_lesson_build(&app->metrics, app->pattern, &app->lesson, app->lesson_why,
+					   sizeof app->lesson_why);
+	if (app->lesson_ok) {
+		formulas_build(&app->metrics, &app->lesson, &app->formulas);
+		if (app->teach_step > app->lesson.nsteps)
+			app->teach_step = app->lesson.nsteps;
+	} else {
+		app->teach_step = 0;
+		app->teach_play = 0;
+	}
+}
+
+static unsigned teach_move(struct app *app, int to)
+{
+	int last = app->lesson_ok ? app->lesson.nsteps : 0;
+	app->teach_step = to < 0 ? 0 : to > last ? last : to;
+	if ((app->teach_play > 0 && app->teach_step == last) || (app->teach_play < 0 && app->teach_step == 0))
+		app->teach_play = 0; /* played to the end */
+	return CHG_VIEW;
+}
+
+unsigned app_tick(struct app *app)
+{
+	/* Speeds 1, 2, 4, 8, 16 steps a second on a 250 ms tick: every 4th, 2nd tick, or 1, 2, 4 steps a tick. */
+	int every = app->teach_speed < 2 ? 4 >> app->teach_speed : 1;
+	int steps = app->teach_speed > 2 ? 1 << (app->teach_speed - 2) : 1;
+	if (app->mode != MODE_TEACH || !app->teach_play || !app->lesson_ok)
+		return CHG_NONE;
+	if (++app->teach_ticks % every)
+		return CHG_NONE;
+	return teach_move(app, app->teach_step + app->teach_play * steps);
 }
 
 void app_canvas_area(int w, int h, int *x, int *y, int *cw, int *ch)
@@ -1159,8 +1208,9 @@ unsigned app_run(struct app *app, enum action a)
 			app->mode = app->back;
 			return CHG_VIEW;
 		}
-		if (app->mode == MODE_COMPARE) {
+		if (app->mode == MODE_COMPARE || app->mode == MODE_TEACH) {
 			app->mode = MODE_CANVAS;
+			app->teach_play = 0;
 			return CHG_VIEW;
 		}
 		if (!app_dirty(app))
@@ -1244,6 +1294,43 @@ unsigned app_run(struct app *app, enum action a)
 		return open_templates(app);
 	case ACT_EXPORT:
 		app->mode = MODE_EXPORT;
+		return CHG_VIEW;
+	case ACT_TEACH:
+		if (app->mode == MODE_TEACH) {
+			app->mode = MODE_CANVAS;
+			app->teach_play = 0;
+			return CHG_VIEW;
+		}
+		app->mode = MODE_TEACH;
+		if (!app->lesson_ok)
+			return say(app, true, "%s (v changes the pattern)", app->lesson_why);
+		return say(app, false, "Space steps, p plays, f shows the formulas, v changes the pattern");
+	case ACT_STEP_NEXT:
+	case ACT_STEP_PREV:
+		app->teach_play = 0;
+		return teach_move(app, app->teach_step + (a == ACT_STEP_NEXT ? 1 : -1));
+	case ACT_STEP_FIRST:
+	case ACT_STEP_LAST:
+		app->teach_play = 0;
+		return teach_move(app, a == ACT_STEP_FIRST ? 0 : app->lesson.nsteps);
+	case ACT_PLAY:
+	case ACT_PLAY_BACK: {
+		int dir = a == ACT_PLAY ? 1 : -1;
+		app->teach_play = app->teach_play == dir ? 0 : dir;
+		app->teach_ticks = 0;
+		if (app->teach_play > 0 && app->teach_step >= app->lesson.nsteps)
+			app->teach_step = 0; /* play again from the start */
+		else if (app->teach_play < 0 && app->teach_step == 0)
+			app->teach_step = app->lesson.nsteps;
+		return CHG_VIEW;
+	}
+	case ACT_FASTER:
+	case ACT_SLOWER:
+		app->teach_speed += a == ACT_FASTER ? 1 : -1;
+		app->teach_speed = app->teach_speed < 0 ? 0 : app->teach_speed > 4 ? 4 : app->teach_speed;
+		return say(app, false, "%d step%s a second", 1 << app->teach_speed, app->teach_speed ? "s" : "");
+	case ACT_FORMULAS:
+		app->teach_formulas = !app->teach_formulas;
 		return CHG_VIEW;
 	case ACT_COMPARE:
 		if (app->mode == MODE_COMPARE) {

@@ -15,6 +15,7 @@
 #include "model/compare.h"
 #include "model/inventory.h"
 #include "model/metrics.h"
+#include "model/teach.h"
 #include "ui/cellbuf.h"
 
 /* Key codes the back end delivers (curses codes are translated in term_curses.c). */
@@ -45,7 +46,8 @@ enum {
 	X(PLOT, "plot", "a plot")                     \
 	X(TEMPLATES, "templates", "starting from a template") \
 	X(EXPORT, "export", "choosing an export format") \
-	X(COMPARE, "compare", "the pinned design A beside the design on screen B")
+	X(COMPARE, "compare", "the pinned design A beside the design on screen B") \
+	X(TEACH, "teach", "a collective step by step, and the formulas")
 #define MODE_ENUM(id, name, help) MODE_##id,
 enum mode { MODES(MODE_ENUM) MODE_COUNT };
 #undef MODE_ENUM
@@ -73,6 +75,16 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(TEMPLATES, "templates", "start a new design from a template") \
 	X(EXPORT, "export", "export the design: BOM, Graphviz, ASTRA-sim, NetBox, YAML, JSON") \
 	X(COMPARE, "compare", "show the design beside the pinned one (:pin pins it, :compare FILE loads one)") \
+	X(TEACH, "teach", "teaching view: the collective on this design step by step, and the formulas") \
+	X(STEP_NEXT, "step-next", "next step of the collective") \
+	X(STEP_PREV, "step-prev", "previous step") \
+	X(STEP_FIRST, "step-first", "back to the start") \
+	X(STEP_LAST, "step-last", "to the last step") \
+	X(PLAY, "play", "play forward, or pause") \
+	X(PLAY_BACK, "play-back", "play backwards, or pause") \
+	X(FASTER, "faster", "play faster (1, 2, 4, 8, 16 steps a second)") \
+	X(SLOWER, "slower", "play slower") \
+	X(FORMULAS, "formulas", "show the formulas with this design's numbers, or the steps") \
 	X(MOUSE, "mouse", "turn the mouse on or off") \
 	X(LEFT, "left", "select the block to the left") \
 	X(RIGHT, "right", "select the block to the right") \
@@ -187,6 +199,16 @@ struct app {
 	int cmp_n;                    /* headline rows, recomputed with the model */
 	struct headline cmp_a[HEADLINES_MAX], cmp_b[HEADLINES_MAX];
 	struct vec cmp_changes;       /* struct design_change, A -> B */
+	/* Teaching view: the ring of the pattern shown, recomputed with the model. */
+	bool lesson_ok;
+	char lesson_why[200];         /* why there is no lesson for this pattern */
+	struct ring_lesson lesson;
+	struct formulas formulas;
+	int teach_step;               /* steps done, 0..lesson.nsteps */
+	bool teach_formulas;          /* the formulas page instead of the steps */
+	int teach_play;               /* 0 paused, +1 forward, -1 backwards */
+	int teach_speed;              /* 0..4: 1, 2, 4, 8, 16 steps a second */
+	int teach_ticks;
 };
 
 extern const struct keybind keymap[];
@@ -220,6 +242,10 @@ void app_offer_recovery(struct app *app, const char *path);
 /* Has the design's file changed on disk since it was loaded or saved (another person saved
  * it)? Offers to reload, once per change. Returns the change mask. */
 unsigned app_check_disk(struct app *app);
+/* The back end calls this every APP_TICK_MS while idle: it plays the teaching view.
+ * Returns the change mask. */
+unsigned app_tick(struct app *app);
+#define APP_TICK_MS 250
 /* Apply every change mask bit: recompute, re-place for the last screen size. */
 void app_settle(struct app *app, unsigned chg);
 

@@ -405,6 +405,84 @@ static void draw_compare(const struct app *app, struct cellbuf *c)
 				       change_text(&VEC_AT(app->cmp_changes, struct design_change, i), line, sizeof line));
 }
 
+/* ---- teaching view ---------------------------------------------------------------------------- */
+
+static const char *const teach_labels[] = { "AllReduce", "AllGather", "ReduceScatter" };
+
+/* One cell of the chunk grid: how much of chunk c rank r holds. */
+static uint32_t chunk_glyph(const struct ring_lesson *l, int have, int ascii)
+{
+	static const uint32_t utf[] = { 0xB7, 0x2591, 0x2592, 0x2593, 0x2588 }, asc[] = { '.', ':', '+', '*', '#' };
+	const uint32_t *g = ascii ? asc : utf;
+	double q;
+	if (have >= l->n)
+		return g[4];
+	if (have <= 1)
+		return g[0];
+	q = (double)(have - 1) / (l->n - 1);
+	return g[q < 1.0 / 3 ? 1 : q < 2.0 / 3 ? 2 : 3];
+}
+
+static void draw_teach_steps(const struct app *app, struct cellbuf *c)
+{
+	const struct ring_lesson *l = &app->lesson;
+	char sz[32], ck[32];
+	int s = app->teach_step, y = 5, r, k, gx = 11, cols, rows, net = 0;
+	cols = c->w - gx - 12 < l->n ? c->w - gx - 12 : l->n;
+	rows = c->h - 1 - y - 1 < l->n ? c->h - 1 - y - 1 : l->n;
+	for (r = 0; r < l->n && r < 1000000; r++)
+		net += ring_hop_network(l, r);
+	cellbuf_printf(c, 1, 1, c->w - 2, ROLE_NORMAL, "n=%d on %d node%s, S=%s; per step each rank sends S/n=%s; %d network hop%s",
+		       l->n, l->nodes, l->nodes == 1 ? "" : "s", format_size(l->bytes, sz, sizeof sz),
+		       format_size(l->chunk, ck, sizeof ck), net, net == 1 ? "" : "s");
+	cellbuf_printf(c, 1, 2, c->w - 2, ROLE_NUMBER, "step %.1f us (%.1f/%d); done %.1f of %.1f us; busbw %.1f GB/s",
+		       l->step_us, l->time_us, l->nsteps, s * l->step_us, l->time_us, l->busbw);
+	if (l->coll == COLL_ALLGATHER)
+		cellbuf_printf(c, 1, 3, c->w - 2, ROLE_DIM, "chunk c on rank r: %s held, %s not yet; right: what rank r sends now",
+			       c->ascii ? "#" : "█", c->ascii ? "." : "·");
+	else
+		cellbuf_printf(c, 1, 3, c->w - 2, ROLE_DIM, "chunk c on rank r: %s own data, %s partly summed, %s full sum; right: sent now",
+			       c->ascii ? "." : "·", c->ascii ? ":+*" : "░▒▓", c->ascii ? "#" : "█");
+	cellbuf_printf(c, 1, 4, c->w - 2, ROLE_HEADING, "rank      chunks 0..%d%s", cols - 1,
+		       cols < l->n ? " (the first of them)" : "");
+	for (r = 0; r < rows; r++, y++) {
+		int send = ring_sends(l, s, r);
+		cellbuf_printf(c, 1, y, 9, ROLE_NORMAL, "%6d", r);
+		for (k = 0; k < cols; k++)
+			cellbuf_put(c, gx + k, y, chunk_glyph(l, ring_have(l, s, r, k), c->ascii),
+				    k == send ? ROLE_SELECTED : ROLE_NORMAL);
+		if (send >= 0)
+			cellbuf_printf(c, gx + cols + 1, y, c->w - gx - cols - 2, ring_hop_network(l, r) ? ROLE_WARNING : ROLE_DIM,
+				       "chunk %d %s %d%s", send, c->ascii ? "->" : "→", (r + 1) % l->n, ring_hop_network(l, r) ? " net" : "");
+	}
+	if (rows < l->n && y < c->h - 1)
+		cellbuf_printf(c, 1, y, c->w - 2, ROLE_DIM, "ranks %d..%d below: the same pattern, one place further each",
+			       rows, l->n - 1);
+}
+
+static void draw_teach(const struct app *app, struct cellbuf *c)
+{
+	const struct ring_lesson *l = &app->lesson;
+	int i;
+	cellbuf_fill(c, 0, 0, c->w, c->h, ROLE_NORMAL);
+	if (!app->lesson_ok) {
+		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach (Esc back, v pattern)");
+		cellbuf_printf(c, 1, 2, c->w - 2, ROLE_WARNING, "%s", app->lesson_why);
+		return;
+	}
+	if (app->teach_formulas) {
+		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: the formulas with this design's numbers (f: the steps, Esc back)");
+		for (i = 0; i < app->formulas.n && 2 + i < c->h - 1; i++)
+			cellbuf_text(c, 1, 2 + i, c->w - 2, ROLE_NORMAL, app->formulas.line[i]);
+		return;
+	}
+	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: Ring %s, step %d of %d, %s%s (f: formulas)",
+		       teach_labels[l->coll], app->teach_step, l->nsteps,
+		       app->teach_step == l->nsteps ? "done" : ring_phase(l, app->teach_step),
+		       app->teach_play ? app->teach_play > 0 ? ", playing" : ", playing backwards" : "");
+	draw_teach_steps(app, c);
+}
+
 /* ---- plots ------------------------------------------------------------------------------------ */
 
 static const char marks[UA_COUNT] = { 'R', 'T', 'N', 'S', 'C', 'P' };
@@ -582,6 +660,11 @@ void app_draw(const struct app *app, struct cellbuf *c)
 	}
 	if (app->mode == MODE_COMPARE) {
 		draw_compare(app, c);
+		draw_status(app, c);
+		return;
+	}
+	if (app->mode == MODE_TEACH) {
+		draw_teach(app, c);
 		draw_status(app, c);
 		return;
 	}

@@ -177,7 +177,7 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	timeout(250); /* wake up to notice signals */
+	timeout(APP_TICK_MS); /* wake up to notice signals, and to play the teaching view */
 	setup_colors(o->color);
 	app->mouse = o->mouse;
 	mask_on = set_mouse(o->mouse);
@@ -204,6 +204,8 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 			long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 			if (ms < 100 && ++errors > 100)
 				break;
+			if (ms >= 100)
+				app_settle(app, app_tick(app)); /* the teaching view plays on these ticks */
 			if (ms >= 100 && ++idle % 8 == 0) /* every 2 s idle: did someone else save the file? */
 				app_settle(app, app_check_disk(app));
 			continue;

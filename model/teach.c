@@ -1,0 +1,137 @@
+/* teach.c: the ring lesson in closed form, and the formulas with numbers. */
+#include "model/teach.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const coll_labels[] = { "AllReduce", "AllGather", "ReduceScatter" };
+
+bool ring_lesson_build(const struct metrics *m, int coll, struct ring_lesson *out, char *why, size_t whysz)
+{
+	const struct coll_result *cr;
+	const struct algo_result *r;
+	double A;
+	memset(out, 0, sizeof *out);
+	if (coll != COLL_ALLREDUCE && coll != COLL_ALLGATHER && coll != COLL_REDUCESCATTER) {
+		snprintf(why, whysz, "%s has no ring: the lesson shows AllReduce, AllGather and ReduceScatter",
+			 coll >= 0 && coll < COLL_COUNT ? coll_names[coll] : "this pattern");
+		return false;
+	}
+	cr = &m->colls[coll];
+	r = &cr->algo[UA_RING];
+	if (!r->available || cr->ranks < 2) {
+		snprintf(why, whysz, "Ring is not used here: %s",
+			 cr->ranks < 2 ? "the job has one rank" : r->reason ? r->reason : "NCCL's model turns it off");
+		return false;
+	}
+	A = m->nccl.bw[coll][NA_RING][r->proto];
+	out->coll = coll;
+	out->n = cr->ranks;
+	out->ppn = m->nccl.node.ppn > 0 ? m->nccl.node.ppn : 1;
+	out->nodes = cr->nodes;
+	out->nsteps = coll == COLL_ALLREDUCE ? 2 * (out->n - 1) : out->n - 1;
+	out->bytes = cr->bytes;
+	out->chunk = cr->bytes / out->n;
+	out->proto = r->proto;
+	out->channels = m->nccl.ring.c;
+	out->nccl_algbw = A;
+	out->loss = r->loss.factor;
+	out->algbw = r->algbw_GBps;
+	out->busbw = r->busbw_GBps;
+	out->time_us = r->time_us;
+	/* nccl_time: latency + S / (1000 A loss); the rest of the time is latency. */
+	out->bw_us = A * out->loss > 0 ? cr->bytes / (1000.0 * A * out->loss) : 0;
+	out->lat_us = out->time_us - out->bw_us;
+	out->step_us = out->time_us / out->nsteps;
+	return true;
+}
+
+static int mod(int a, int n)
+{
+	return ((a % n) + n) % n;
+}
+
+/* Reduce-scatter: at step k rank r sends chunk r-k-1 to r+1, which adds its own, so chunk c
+ * starts at rank c+1 and is finished at rank c after n-1 steps. All-gather: rank c sends
+ * its finished chunk c on, and rank c+e has it after e steps of that phase. */
+int ring_have(const struct ring_lesson *l, int s, int r, int c)
+{
+	int n = l->n, e = mod(r - c, n), e1 = mod(r - c - 1, n);
+	if (l->coll == COLL_ALLGATHER)
+		return e == 0 || s >= e ? n : 0;
+	if (l->coll == COLL_ALLREDUCE && s >= n - 1 && e >= 1 && s - (n - 1) >= e)
+		return n;
+	return e1 >= 1 && s >= e1 ? e1 + 1 : 1;
+}
+
+int ring_sends(const struct ring_lesson *l, int s, int r)
+{
+	int n = l->n;
+	if (s < 0 || s >= l->nsteps)
+		return -1;
+	if (l->coll == COLL_ALLGATHER)
+		return mod(r - s, n);
+	if (s < n - 1)
+		return mod(r - s - 1, n);
+	return mod(r - (s - (n - 1)), n);
+}
+
+bool ring_hop_network(const struct ring_lesson *l, int r)
+{
+	return l->nodes > 1 && (r + 1) % l->ppn == 0;
+}
+
+const char *ring_phase(const struct ring_lesson *l, int s)
+{
+	if (l->coll == COLL_ALLGATHER)
+		return "all-gather";
+	if (l->coll == COLL_REDUCESCATTER || s < l->n - 1)
+		return "reduce-scatter";
+	return "all-gather";
+}
+
+static void add(struct formulas *f, const char *fmt, ...) NCF_PRINTF(2, 3);
+static void add(struct formulas *f, const char *fmt, ...)
+{
+	va_list ap;
+	if (f->n >= FORMULA_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->line[f->n++], sizeof f->line[0], fmt, ap);
+	va_end(ap);
+}
+
+void formulas_build(const struct metrics *m, const struct ring_lesson *l, struct formulas *f)
+{
+	const struct workload *w = &m->work;
+	const char *factor = l->coll == COLL_ALLREDUCE ? "2(n-1)/n" : "(n-1)/n";
+	double bf = busbw_factor((enum coll)l->coll, l->n);
+	double comm = w->bubble_ms + w->comm_exposed_ms;
+	f->n = 0;
+	add(f, "Ring %s: n = %d ranks on %d node%s (%d per node), S = %.0f B, protocol %s, %d channels",
+	    coll_labels[l->coll], l->n, l->nodes, l->nodes == 1 ? "" : "s", l->ppn, l->bytes, nproto_names[l->proto],
+	    l->channels);
+	add(f, "NCCL's own model: algbw A = %.2f GB/s (its busbw A x %s = %.2f GB/s)", l->nccl_algbw, factor,
+	    l->nccl_algbw * bf);
+	add(f, "the switches leave a share f = %.3f of it (oversubscription, flows hashed onto links)", l->loss);
+	add(f, "on this fabric: A x f = %.2f x %.3f = %.2f GB/s", l->nccl_algbw, l->loss, l->nccl_algbw * l->loss);
+	add(f, "time = latency + S / (A f) = %.1f us + %.0f B / %.2f GB/s = %.1f + %.1f = %.1f us", l->lat_us, l->bytes,
+	    l->nccl_algbw * l->loss, l->lat_us, l->bw_us, l->time_us);
+	add(f, "algbw = S / time = %.2f GB/s (as nccl-tests prints it);  busbw = algbw x %s = %.2f x %.4f = %.2f GB/s",
+	    l->algbw, factor, l->algbw, bf, l->busbw);
+	add(f, "%d steps (%s): each sends S/n = %.0f B over every hop; a step = %.1f / %d = %.2f us", l->nsteps,
+	    l->coll == COLL_ALLREDUCE ? "2(n-1)" : "n-1", l->chunk, l->time_us, l->nsteps, l->step_us);
+	add(f, "%s", "");
+	if (!w->valid) {
+		add(f, "speedup: %s", w->why[0] ? w->why : "the job is not complete");
+		return;
+	}
+	add(f, "training step: T_calc = %.1f ms, T_comm = bubble + exposed communication = %.1f + %.1f = %.1f ms",
+	    w->compute_ms, w->bubble_ms, w->comm_exposed_ms, comm);
+	add(f, "speedup = N T_calc / (T_calc + T_comm) = %d x %.1f / (%.1f + %.1f) = %.2f  (efficiency %.1f%%)", w->gpus,
+	    w->compute_ms, w->compute_ms, comm, w->speedup, 100.0 * w->efficiency);
+	add(f, "Amdahl (a teaching aid): speedup = N / (1 + (N-1) r) with a serial fraction r; taking");
+	add(f, "  r = T_comm / T_calc = %.1f / %.1f = %.3f gives %d / (1 + %d x %.3f) = %.2f: it treats all", comm,
+	    w->compute_ms, w->amdahl_r, w->gpus, w->gpus - 1, w->amdahl_r, w->amdahl_speedup);
+	add(f, "  communication as serial work that never shrinks, so it is far below the step-time form");
+}

@@ -1,0 +1,51 @@
+/* teach.h: a ring collective taken apart step by step, and the model's formulas with the
+ * design's numbers in them, for the teaching view.
+ *
+ * The ring is the job's communicator as NCCL builds it: ranks in order, ppn of them on a
+ * node, so the hop from the last rank of a node to the next node's first crosses the
+ * network. Each of AllReduce's 2(n-1) steps (n-1 for AllGather and ReduceScatter) moves one
+ * chunk of S/n bytes over every hop at once; the slowest hop paces it. The model's time
+ * for the whole operation is latency + S/algbw; a step is that divided by the step count,
+ * so the steps add up to the model's prediction exactly (its latency is spread evenly).
+ * Which chunk each rank holds after s steps comes in closed form, so a 131,072-rank ring
+ * costs no more than an 8-rank one. */
+#ifndef NCF_TEACH_H
+#define NCF_TEACH_H
+#include "model/metrics.h"
+
+struct ring_lesson {
+	int coll;               /* COLL_ALLREDUCE, COLL_ALLGATHER or COLL_REDUCESCATTER */
+	int n, ppn, nodes;      /* ranks, ranks per node, nodes */
+	int nsteps;             /* 2(n-1) or n-1 */
+	double bytes, chunk;    /* S, and S/n sent by every rank at every step */
+	int proto;              /* NCCL protocol the model chose */
+	int channels;           /* NCCL ring channels */
+	double nccl_algbw;      /* NCCL's own Ring algbw for this protocol (A), GB/s */
+	double loss;            /* what the switches leave of it (0..1) */
+	double algbw, busbw;    /* on this fabric, GB/s */
+	double time_us, lat_us, bw_us; /* the model's time and its two parts */
+	double step_us;         /* time_us / nsteps */
+};
+
+/* False (with why) when the pattern has no ring or Ring is off for it. */
+bool ring_lesson_build(const struct metrics *m, int coll, struct ring_lesson *out, char *why, size_t whysz);
+/* What rank r holds of chunk c after s steps: contributions 1..n for the reductions (n is
+ * the finished sum), 0 or n for AllGather (absent or present). */
+int ring_have(const struct ring_lesson *l, int s, int r, int c);
+/* The chunk rank r sends to rank r+1 at step s (0-based), or -1 after the last step. */
+int ring_sends(const struct ring_lesson *l, int s, int r);
+/* Is the hop from rank r to r+1 a network hop (a node boundary)? */
+bool ring_hop_network(const struct ring_lesson *l, int r);
+/* "reduce-scatter" or "all-gather": the phase of step s. */
+const char *ring_phase(const struct ring_lesson *l, int s);
+
+#define FORMULA_LINES 16
+struct formulas {
+	int n;
+	char line[FORMULA_LINES][200];
+};
+/* The ring's bandwidth and time, and the step-time and Amdahl speedups, each with the
+ * design's numbers put in so that a student can redo them by hand. */
+void formulas_build(const struct metrics *m, const struct ring_lesson *l, struct formulas *out);
+
+#endif

@@ -1,0 +1,163 @@
+/* The ring lesson: the closed form of who holds what checked against a simulation of the
+ * ring, the steps adding up to the model's time, and the formulas' numbers on the
+ * reference case. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include "fixtures.h"
+#include "model/teach.h"
+
+static struct catalog cat;
+static struct metrics m;
+
+static void setup(void)
+{
+	fx_catalog(&cat);
+}
+
+static void teardown(void)
+{
+	catalog_free(&cat);
+}
+
+TestSuite(teach, .init = setup, .fini = teardown);
+
+#define GiB (1024.0 * 1024 * 1024)
+
+/* Run the ring for real: every rank sends what ring_sends names to its right neighbour,
+ * which adds it (reductions) or copies it (gathers); after each step the state must equal
+ * ring_have. */
+static void simulate(int coll, int n)
+{
+	struct ring_lesson l = { 0 };
+	int *have = calloc((size_t)n * n, sizeof *have), *next = calloc((size_t)n * n, sizeof *next);
+	int s, r, c;
+	l.coll = coll;
+	l.n = n;
+	l.nsteps = coll == COLL_ALLREDUCE ? 2 * (n - 1) : n - 1;
+	for (r = 0; r < n; r++)
+		for (c = 0; c < n; c++)
+			have[r * n + c] = coll == COLL_ALLGATHER ? (r == c ? n : 0) : 1;
+	for (s = 0; s <= l.nsteps; s++) {
+		for (r = 0; r < n; r++)
+			for (c = 0; c < n; c++)
+				cr_assert_eq(ring_have(&l, s, r, c), have[r * n + c], "n=%d coll=%d after %d steps: rank %d chunk %d",
+					     n, coll, s, r, c);
+		if (s == l.nsteps)
+			break;
+		memcpy(next, have, sizeof *have * (size_t)n * n);
+		for (r = 0; r < n; r++) {
+			int chunk = ring_sends(&l, s, r), to = (r + 1) % n;
+			bool reduce = coll != COLL_ALLGATHER && (coll == COLL_REDUCESCATTER || s < n - 1);
+			cr_assert(chunk >= 0 && chunk < n);
+			cr_assert_gt(have[r * n + chunk], 0, "rank %d sends chunk %d it does not hold", r, chunk);
+			next[to * n + chunk] = reduce ? have[to * n + chunk] + have[r * n + chunk] : have[r * n + chunk];
+		}
+		memcpy(have, next, sizeof *have * (size_t)n * n);
+	}
+	for (r = 0; r < n; r++)
+		for (c = 0; c < n; c++) {
+			if (coll == COLL_REDUCESCATTER)
+				cr_assert_eq(have[r * n + c] == n, r == c, "ReduceScatter leaves rank r with the sum of chunk r");
+			else
+				cr_assert_eq(have[r * n + c], n, "every rank ends with every finished chunk");
+		}
+	cr_assert_eq(ring_sends(&l, l.nsteps, 0), -1);
+	free(have);
+	free(next);
+}
+
+Test(teach, closed_form_matches_a_simulated_ring)
+{
+	int n;
+	for (n = 2; n <= 12; n++) {
+		simulate(COLL_ALLREDUCE, n);
+		simulate(COLL_ALLGATHER, n);
+		simulate(COLL_REDUCESCATTER, n);
+	}
+}
+
+/* The reference case: 32 ranks, 8 per node, Ring at 1 GiB. */
+Test(teach, steps_add_up_to_the_model_on_the_reference_case)
+{
+	struct design d;
+	struct ring_lesson l;
+	struct formulas f;
+	char why[200];
+	double sum = 0;
+	int s, r, net = 0;
+	fx_reference(&d);
+	/* the job of share/examples/reference-case.yaml */
+	d.job.params_b = 1.5;
+	d.job.layers = 48;
+	d.job.hidden = 1600;
+	d.job.seq_len = 1024;
+	d.job.global_batch = 48;
+	d.job.mfu = 0.4;
+	d.job.overlap = 0.8;
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert(ring_lesson_build(&m, COLL_ALLREDUCE, &l, why, sizeof why), "%s", why);
+	cr_assert_eq(l.n, 32);
+	cr_assert_eq(l.ppn, 8);
+	cr_assert_eq(l.nodes, 4);
+	cr_assert_eq(l.nsteps, 62, "2(n-1)");
+	cr_assert_float_eq(l.chunk, GiB / 32, 1e-6);
+	for (s = 0; s < l.nsteps; s++)
+		sum += l.step_us;
+	cr_assert_float_eq(sum, m.colls[COLL_ALLREDUCE].algo[UA_RING].time_us, 1e-6, "the steps add up to the model");
+	cr_assert_float_eq(l.lat_us + l.bw_us, l.time_us, 1e-9);
+	cr_assert_gt(l.lat_us, 0);
+	/* A step moves S/n at busbw: 62 x (S/32) / busbw = S / algbw = the time. */
+	cr_assert_float_eq(l.step_us, l.chunk / (1000.0 * l.busbw), 1e-9 * l.step_us);
+	cr_assert_float_eq(l.bw_us, l.bytes / (1000.0 * l.nccl_algbw * l.loss), 1e-9 * l.bw_us);
+	/* NCCL's own: 4 channels x 12 GB/s = busbw 48, so A = 48 x 32/62 */
+	cr_assert_eq(l.channels, 4);
+	cr_assert_float_eq(l.nccl_algbw, 48.0 * 32 / 62, 1e-9);
+	cr_assert_float_eq(l.busbw, l.algbw * 62 / 32, 1e-9);
+	for (r = 0; r < l.n; r++)
+		net += ring_hop_network(&l, r);
+	cr_assert_eq(net, 4, "one network hop per node boundary, the last one wrapping around");
+	cr_assert_str_eq(ring_phase(&l, 30), "reduce-scatter");
+	cr_assert_str_eq(ring_phase(&l, 31), "all-gather");
+	formulas_build(&m, &l, &f);
+	cr_assert_geq(f.n, 10, "%d lines, last: %s", f.n, f.line[f.n - 1]);
+	cr_assert(strstr(f.line[0], "Ring AllReduce: n = 32 ranks on 4 nodes (8 per node), S = 1073741824 B"), "%s",
+		  f.line[0]);
+	cr_assert(strstr(f.line[1], "algbw A = 24.77 GB/s (its busbw A x 2(n-1)/n = 48.00 GB/s)"), "%s", f.line[1]);
+	{ /* each printed equation holds with the printed numbers */
+		double a, fa, prod, lat, bytes, bw, t1, t2, tot, alg, bus;
+		cr_assert_eq(sscanf(f.line[3], "on this fabric: A x f = %lf x %lf = %lf", &a, &fa, &prod), 3, "%s", f.line[3]);
+		cr_assert_float_eq(a * fa, prod, 0.01);
+		cr_assert_eq(sscanf(f.line[4], "time = latency + S / (A f) = %lf us + %lf B / %lf GB/s = %lf + %lf = %lf", &lat,
+				    &bytes, &bw, &t1, &t2, &tot), 6, "%s", f.line[4]);
+		cr_assert_float_eq(bytes / (1000.0 * bw), t2, 0.001 * t2);
+		cr_assert_float_eq(lat + t2, tot, 0.11);
+		cr_assert_float_eq(tot, m.colls[COLL_ALLREDUCE].algo[UA_RING].time_us, 0.051);
+		cr_assert_eq(sscanf(f.line[5], "algbw = S / time = %lf GB/s (as nccl-tests prints it);  busbw = algbw x 2(n-1)/n = %*f x %*f = %lf", &alg,
+				    &bus), 2, "%s", f.line[5]);
+		cr_assert_float_eq(bytes / (1000.0 * tot), alg, 0.005);
+		cr_assert_float_eq(alg * 62 / 32, bus, 0.01);
+	}
+	cr_assert(strstr(f.line[6], "62 steps (2(n-1)): each sends S/n = 33554432 B over every hop"), "%s", f.line[6]);
+	cr_assert(strstr(f.line[9], "speedup = N T_calc / (T_calc + T_comm) = 32 x"), "%s", f.line[9]);
+	{ /* the step-time form with the printed numbers gives the printed speedup */
+		double tc, comm, sp;
+		cr_assert_eq(sscanf(strstr(f.line[9], "= 32 x ") + 7, "%lf / (%*f + %lf) = %lf", &tc, &comm, &sp), 3,
+			     "%s", f.line[9]);
+		cr_assert_float_eq(32 * tc / (tc + comm), sp, 0.02, "%s", f.line[9]);
+		cr_assert_float_eq(sp, m.work.speedup, 0.005);
+	}
+	design_free(&d);
+}
+
+Test(teach, patterns_without_a_ring_say_why)
+{
+	struct design d;
+	struct ring_lesson l;
+	char why[200];
+	fx_reference(&d);
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert_not(ring_lesson_build(&m, COLL_ALLTOALL, &l, why, sizeof why));
+	cr_assert_str_eq(why, "alltoall has no ring: the lesson shows AllReduce, AllGather and ReduceScatter");
+	design_free(&d);
+}
