@@ -1,5 +1,9 @@
 /* teach.c: the ring lesson in closed form, and the formulas with numbers. */
 #include "model/teach.h"
+#include "model/congest.h"
+#include <math.h>
+#include <stdlib.h>
+#include "model/alloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,4 +138,66 @@ void formulas_build(const struct metrics *m, const struct ring_lesson *l, struct
 	add(f, "  r = T_comm / T_calc = %.1f / %.1f = %.3f gives %d / (1 + %d x %.3f) = %.2f: it treats all", comm,
 	    w->compute_ms, w->amdahl_r, w->gpus, w->gpus - 1, w->amdahl_r, w->amdahl_speedup);
 	add(f, "  communication as serial work that never shrinks, so it is far below the step-time form");
+}
+
+int congestion_link(unsigned seed, int flow, int links)
+{
+	/* splitmix64 of (seed, flow) */
+	unsigned long long z = ((unsigned long long)seed << 32 | (unsigned)flow) + 0x9E3779B97F4A7C15ull;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return links > 0 ? (int)(z % (unsigned long long)links) : 0;
+}
+
+bool congestion_lesson_build(const struct metrics *m, unsigned seed, struct congestion_lesson *out, char *why,
+			     size_t whysz)
+{
+	const struct fabric *f = &m->fabric;
+	const struct algo_result *r = &m->colls[COLL_ALLREDUCE].algo[UA_RING];
+	int i, flows = 2 * m->nccl.ring.c; /* NCCL doubles the ring's channels at run time */
+	memset(out, 0, sizeof *out);
+	out->seed = seed;
+	if (f->node.nnodes < 2 || !r->available) {
+		snprintf(why, whysz, "the job runs on one node: no flows cross the network");
+		return false;
+	}
+	out->want_GBps = m->nccl.bw[COLL_ALLREDUCE][NA_RING][r->proto] * busbw_factor(COLL_ALLREDUCE, m->nccl.nranks);
+	if (r->loss.binding >= 0 && r->loss.binding < f->ntiers) {
+		const struct tier *t = &f->tiers[r->loss.binding];
+		double mu = t->nodes_under < 1 ? 1 : t->nodes_under;
+		out->flows = (int)ceil(flows * mu * r->loss.share_up[r->loss.binding] / t->planes);
+		out->links = t->uplinks;
+		out->link_GBps = t->link_gbps / 8.0;
+		out->hashed = f->routing == ROUTE_ECMP || t->lag;
+		out->want_GBps *= r->loss.share_up[r->loss.binding] * mu / t->planes;
+		snprintf(out->where, sizeof out->where, "the uplinks of one %s switch (%s)", switch_role_names[t->role], t->group);
+	} else {
+		out->flows = flows;
+		out->links = f->ports;
+		out->link_GBps = f->port_GBps;
+		out->hashed = f->edge_hashed;
+		snprintf(out->where, sizeof out->where, "each node's %d links", f->ports);
+	}
+	if (out->links < 2 || out->flows < 1) {
+		snprintf(why, whysz, "one link where the traffic goes: nothing to hash");
+		return false;
+	}
+	{
+		int *count = xcalloc((size_t)out->links, sizeof *count);
+		for (i = 0; i < out->flows; i++)
+			count[congestion_link(seed, i, out->links)]++;
+		for (i = 0; i < out->links; i++) {
+			if (count[i] > out->max_load)
+				out->max_load = count[i];
+			if (i < CONG_MAX_LINKS)
+				out->load[i] = count[i];
+		}
+		free(count);
+	}
+	out->emax = hash_expected_max(out->flows, out->links);
+	out->draw_GBps = out->flows * out->link_GBps / out->max_load;
+	out->model_GBps = out->flows * out->link_GBps / out->emax;
+	out->even_GBps = out->flows * out->link_GBps / ceil((double)out->flows / out->links);
+	return true;
 }

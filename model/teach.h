@@ -39,6 +39,31 @@ bool ring_hop_network(const struct ring_lesson *l, int r);
 /* "reduce-scatter" or "all-gather": the phase of step s. */
 const char *ring_phase(const struct ring_lesson *l, int s);
 
+/* Congestion made visible: the ring's connections hashed onto the links that bind (each
+ * node's own links, or a tier's uplinks), one draw from a seed that is shown so that a
+ * class sees the same picture, next to the model's expectation over all draws and the
+ * even spread a LAG or adaptive routing gives (as the model treats them). */
+#define CONG_MAX_LINKS 64
+struct congestion_lesson {
+	bool hashed;            /* static hashing applies where it binds */
+	char where[64];         /* "each node's links", "the leaf uplinks" */
+	int flows, links;       /* F connections on U links */
+	double link_GBps;
+	unsigned seed;
+	int load[CONG_MAX_LINKS]; /* this draw: flows on each link (the first CONG_MAX_LINKS) */
+	int max_load;
+	double emax;            /* E[max load] over all draws */
+	double draw_GBps;       /* F x link / max_load: what this draw moves */
+	double model_GBps;      /* F x link / E[max] */
+	double even_GBps;       /* F x link / ceil(F/U) */
+	double want_GBps;       /* what the ring wants through here (NCCL's own rate) */
+};
+/* False (with why) when nothing is hashed on this design (one link, or one node). */
+bool congestion_lesson_build(const struct metrics *m, unsigned seed, struct congestion_lesson *out, char *why,
+			     size_t whysz);
+/* The link a flow hashes to: a fixed 64-bit mix of (seed, flow), the same on every machine. */
+int congestion_link(unsigned seed, int flow, int links);
+
 #define FORMULA_LINES 16
 struct formulas {
 	int n;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "fixtures.h"
+#include "model/congest.h"
 #include "model/teach.h"
 
 static struct catalog cat;
@@ -159,5 +160,46 @@ Test(teach, patterns_without_a_ring_say_why)
 	metrics_compute(&d, &cat, GiB, 0, &m);
 	cr_assert_not(ring_lesson_build(&m, COLL_ALLTOALL, &l, why, sizeof why));
 	cr_assert_str_eq(why, "alltoall has no ring: the lesson shows AllReduce, AllGather and ReduceScatter");
+	design_free(&d);
+}
+
+Test(teach, the_hash_is_fixed_and_even)
+{
+	int count[8] = { 0 }, i;
+	/* the same draw on every machine: seed 1, 8 flows on 4 links */
+	static const int seed1[8] = { 0, 3, 2, 3, 1, 2, 3, 3 }; /* splitmix64, checked in Python */
+	for (i = 0; i < 8; i++)
+		cr_expect_eq(congestion_link(1, i, 4), seed1[i], "flow %d", i);
+	for (i = 0; i < 80000; i++)
+		count[congestion_link(7, i, 8)]++;
+	for (i = 0; i < 8; i++)
+		cr_expect(abs(count[i] - 10000) < 400, "link %d got %d of 80000", i, count[i]);
+}
+
+Test(teach, congestion_on_the_reference_case)
+{
+	struct design d;
+	struct congestion_lesson g;
+	char why[200];
+	fx_reference(&d);
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert(congestion_lesson_build(&m, 1, &g, why, sizeof why), "%s", why);
+	cr_assert(g.hashed);
+	cr_assert_eq(g.flows, 8, "4 ring channels, doubled at run time");
+	cr_assert_eq(g.links, 4);
+	cr_assert_float_eq(g.link_GBps, 12.5, 1e-9);
+	cr_assert_eq(g.load[0] + g.load[1] + g.load[2] + g.load[3], 8);
+	cr_assert_eq(g.max_load, 4, "seed 1 puts 4 flows on link 3");
+	cr_assert_float_eq(g.draw_GBps, 25.0, 1e-9, "8 x 12.5 / 4");
+	cr_assert_float_eq(g.emax, hash_expected_max(8, 4), 1e-12);
+	cr_assert_float_eq(g.model_GBps, 100.0 / g.emax, 1e-9);
+	cr_assert_float_eq(g.even_GBps, 50.0, 1e-9, "2 per link");
+	cr_assert_float_eq(g.want_GBps, 48.0, 1e-9, "NCCL's own ring busbw");
+	/* the model's edge share is exactly this page's model rate over what the ring wants */
+	cr_assert_float_eq(m.colls[COLL_ALLREDUCE].algo[UA_RING].loss.edge, g.model_GBps / g.want_GBps, 1e-9);
+	DESIGN_BUNDLE(&d, 0)->lag = true;
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert(congestion_lesson_build(&m, 1, &g, why, sizeof why));
+	cr_assert_not(g.hashed, "a LAG spreads the connections (as the model treats it)");
 	design_free(&d);
 }

@@ -167,6 +167,8 @@ Test(screen, teach_middle)
 Test(screen, teach_last) { screen_case("share/examples/pcie-box.yaml", "t\n$", 80, 24, "teach-last-80x24"); }
 Test(screen, teach_allgather) { screen_case(NULL, "v\nt\n<Space><Space><Space>", 80, 24, "teach-allgather-80x24"); }
 Test(screen, teach_formulas) { screen_case(NULL, "t\nf", 110, 24, "teach-formulas-110x24"); }
+Test(screen, teach_congestion) { screen_case(NULL, "t\nc", 80, 24, "teach-congestion-80x24"); }
+Test(screen, teach_congestion_redrawn) { screen_case(NULL, "t\nrrr", 80, 24, "teach-congestion-seed4-80x24"); }
 
 Test(screen, teach_steps_play_and_pattern)
 {

@@ -124,6 +124,8 @@ const struct keybind keymap[] = {
 	{ MODE_TEACH, '>', ACT_FASTER, ">" },
 	{ MODE_TEACH, '<', ACT_SLOWER, "<" },
 	{ MODE_TEACH, 'f', ACT_FORMULAS, "f" },
+	{ MODE_TEACH, 'c', ACT_CONGESTION, "c" },
+	{ MODE_TEACH, 'r', ACT_REDRAW_HASH, "r" },
 	{ MODE_TEACH, NK_ESC, ACT_CANCEL, "Esc" },
 	{ MODE_COMPARE, NK_ESC, ACT_CANCEL, "Esc" },
 	{ MODE_COMPARE, 'j', ACT_SCROLL_DOWN, "j" },
@@ -216,6 +218,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	app->bytes = 1024.0 * 1024 * 1024;
 	app->algo_view = -1;
 	app->teach_speed = 2;
+	app->cong_seed = 1;
 	app->mouse = true;
 	app->drag_id = -1;
 	app_recompute(app);
@@ -287,6 +290,8 @@ void app_recompute(struct app *app)
 	compare_refresh(app);
 	app->lesson_ok = ring_lesson_build(&app->metrics, app->pattern, &app->lesson, app->lesson_why,
 					   sizeof app->lesson_why);
+	app->cong_ok = congestion_lesson_build(&app->metrics, app->cong_seed, &app->cong, app->cong_why,
+					       sizeof app->cong_why);
 	if (app->lesson_ok) {
 		formulas_build(&app->metrics, &app->lesson, &app->formulas);
 		if (app->teach_step > app->lesson.nsteps)
@@ -1330,7 +1335,16 @@ unsigned app_run(struct app *app, enum action a)
 		app->teach_speed = app->teach_speed < 0 ? 0 : app->teach_speed > 4 ? 4 : app->teach_speed;
 		return say(app, false, "%d step%s a second", 1 << app->teach_speed, app->teach_speed ? "s" : "");
 	case ACT_FORMULAS:
-		app->teach_formulas = !app->teach_formulas;
+	case ACT_CONGESTION: {
+		int page = a == ACT_FORMULAS ? TEACH_FORMULAS : TEACH_CONGESTION;
+		app->teach_page = app->teach_page == page ? TEACH_STEPS : page;
+		return CHG_VIEW;
+	}
+	case ACT_REDRAW_HASH:
+		app->cong_seed++;
+		app->cong_ok = congestion_lesson_build(&app->metrics, app->cong_seed, &app->cong, app->cong_why,
+						       sizeof app->cong_why);
+		app->teach_page = TEACH_CONGESTION;
 		return CHG_VIEW;
 	case ACT_COMPARE:
 		if (app->mode == MODE_COMPARE) {

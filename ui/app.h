@@ -85,6 +85,8 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(FASTER, "faster", "play faster (1, 2, 4, 8, 16 steps a second)") \
 	X(SLOWER, "slower", "play slower") \
 	X(FORMULAS, "formulas", "show the formulas with this design's numbers, or the steps") \
+	X(CONGESTION, "congestion", "show the ring's flows hashed onto the links that bind, or the steps") \
+	X(REDRAW_HASH, "rehash", "hash the flows again with the next seed") \
 	X(MOUSE, "mouse", "turn the mouse on or off") \
 	X(LEFT, "left", "select the block to the left") \
 	X(RIGHT, "right", "select the block to the right") \
@@ -146,6 +148,7 @@ struct form {
 
 enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE };
 enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
+enum teach_page { TEACH_STEPS, TEACH_FORMULAS, TEACH_CONGESTION };
 
 struct app {
 	struct design design;
@@ -205,7 +208,11 @@ struct app {
 	struct ring_lesson lesson;
 	struct formulas formulas;
 	int teach_step;               /* steps done, 0..lesson.nsteps */
-	bool teach_formulas;          /* the formulas page instead of the steps */
+	int teach_page;               /* enum teach_page */
+	struct congestion_lesson cong;
+	bool cong_ok;
+	char cong_why[200];
+	unsigned cong_seed;           /* shown, so a class sees the same draw; 1 at start */
 	int teach_play;               /* 0 paused, +1 forward, -1 backwards */
 	int teach_speed;              /* 0..4: 1, 2, 4, 8, 16 steps a second */
 	int teach_ticks;

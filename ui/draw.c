@@ -460,6 +460,43 @@ static void draw_teach_steps(const struct app *app, struct cellbuf *c)
 			       rows, l->n - 1);
 }
 
+static void draw_congestion(const struct app *app, struct cellbuf *c)
+{
+	const struct congestion_lesson *g = &app->cong;
+	int y = 4, k, shown;
+	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: flows hashed onto links, seed %u (r: draw again, c: the steps)",
+		       g->seed);
+	if (!app->cong_ok) {
+		cellbuf_printf(c, 1, 2, c->w - 2, ROLE_WARNING, "%s", app->cong_why);
+		return;
+	}
+	cellbuf_printf(c, 1, 1, c->w - 2, ROLE_NORMAL, "Ring AllReduce: %d connections through %s of %.1f GB/s;", g->flows,
+		       g->where, g->link_GBps);
+	cellbuf_printf(c, 1, 2, c->w - 2, ROLE_NORMAL, "%s",
+		       g->hashed ? "static ECMP puts each on one link by a hash of its addresses:"
+				 : "here they are spread evenly (LAG, adaptive routing, rails); a hash would give:");
+	shown = g->links < CONG_MAX_LINKS ? g->links : CONG_MAX_LINKS;
+	for (k = 0; k < shown && y < c->h - 6; k++, y++) {
+		int j, n = g->load[k], bar = n < c->w - 48 ? n : c->w - 48;
+		bool busiest = n == g->max_load;
+		cellbuf_printf(c, 2, y, 10, ROLE_NORMAL, "link %d", k);
+		for (j = 0; j < bar; j++)
+			cellbuf_put(c, 12 + j, y, c->ascii ? '#' : 0x25A0, busiest ? ROLE_WARNING : ROLE_NUMBER);
+		cellbuf_printf(c, 13 + bar, y, c->w - 14 - bar, busiest ? ROLE_WARNING : ROLE_DIM, "%d flow%s%s", n,
+			       n == 1 ? "" : "s", !busiest ? "" : g->hashed ? ": the busiest, it paces the ring" : ": the busiest");
+	}
+	if (k < g->links && y < c->h - 6)
+		cellbuf_printf(c, 2, y++, c->w - 4, ROLE_DIM, "... %d more links", g->links - k);
+	y++;
+	cellbuf_printf(c, 1, y++, c->w - 2, ROLE_NORMAL, "this draw: %d on the busiest link: %d x %.1f / %d = %.1f GB/s", g->max_load,
+		       g->flows, g->link_GBps, g->max_load, g->draw_GBps);
+	cellbuf_printf(c, 1, y++, c->w - 2, ROLE_NORMAL, "all draws: E[busiest] = %.2f: %d x %.1f / %.2f = %.1f GB/s%s", g->emax,
+		       g->flows, g->link_GBps, g->emax, g->model_GBps, g->hashed ? " (the model)" : "");
+	cellbuf_printf(c, 1, y++, c->w - 2, ROLE_NORMAL, "spread evenly (LAG, adaptive routing): %d x %.1f / %.0f = %.1f GB/s%s",
+		       g->flows, g->link_GBps, ceil((double)g->flows / g->links), g->even_GBps, g->hashed ? "" : " (the model)");
+	cellbuf_printf(c, 1, y, c->w - 2, ROLE_DIM, "the ring wants %.1f GB/s through here (NCCL's own model)", g->want_GBps);
+}
+
 static void draw_teach(const struct app *app, struct cellbuf *c)
 {
 	const struct ring_lesson *l = &app->lesson;
@@ -470,7 +507,11 @@ static void draw_teach(const struct app *app, struct cellbuf *c)
 		cellbuf_printf(c, 1, 2, c->w - 2, ROLE_WARNING, "%s", app->lesson_why);
 		return;
 	}
-	if (app->teach_formulas) {
+	if (app->teach_page == TEACH_CONGESTION) {
+		draw_congestion(app, c);
+		return;
+	}
+	if (app->teach_page == TEACH_FORMULAS) {
 		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: the formulas with this design's numbers (f: the steps, Esc back)");
 		for (i = 0; i < app->formulas.n && 2 + i < c->h - 1; i++)
 			cellbuf_text(c, 1, 2 + i, c->w - 2, ROLE_NORMAL, app->formulas.line[i]);
