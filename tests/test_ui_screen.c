@@ -8,6 +8,7 @@
 #include "shipped.h"
 #include "layouts/template.h"
 #include "ui/app.h"
+#include "ui/lesson.h"
 #include "ui/script.h"
 #include "ui/keysdoc.h"
 #include <unistd.h>
@@ -210,6 +211,66 @@ Test(screen, teach_steps_play_and_pattern)
 	free(screen("<Esc>", 80, 24));
 	cr_assert_eq(app.mode, MODE_CANVAS);
 	cr_assert_eq(app_tick(&app), CHG_NONE, "no playing outside the view");
+	app_free(&app);
+}
+
+/* The guided lesson: every page builds its design, fills every field, and the numbers move
+ * the way the story says; pages over the live canvas and panel. */
+Test(screen, lesson_first) { screen_case(NULL, "G", 80, 24, "lesson-1-80x24"); }
+Test(screen, lesson_lag) { screen_case(NULL, "Gnnnn", 80, 24, "lesson-5-80x24"); }
+Test(screen, lesson_last) { screen_case(NULL, "Gnnnnnnn", 100, 34, "lesson-8-100x34"); }
+
+Test(screen, lesson_pages_build_and_fill_every_field)
+{
+	char text[1600];
+	double eff[8];
+	int i;
+	open_app("share/examples/dgx-h100-1su.yaml");
+	free(screen("G", 80, 24));
+	cr_assert_eq(app.mode, MODE_LESSON);
+	cr_assert_str_eq(app.design.name, "reference-case", "the lesson starts on the reference case");
+	for (i = 0; i < lesson_npages; i++) {
+		if (i)
+			free(screen("n", 80, 24));
+		cr_assert_eq(app.lesson_page, i);
+		cr_assert_not(app.msg_error, "page %d: %s", i + 1, app.msg);
+		lesson_text(&app, i, text, sizeof text);
+		cr_assert_null(strchr(text, '{'), "page %d leaves a field unfilled: %s", i + 1, text);
+		eff[i] = app.metrics.work.efficiency;
+	}
+	cr_assert_gt(eff[3], eff[0], "Tree beats the colliding ring");
+	cr_assert_gt(eff[4], eff[3], "the LAG beats Tree on hashed links");
+	cr_assert_eq(app.design.job.algo, 0, "the LAG page goes back to NCCL's choice");
+	free(screen("n", 80, 24));
+	cr_assert_eq(app.lesson_page, lesson_npages - 1, "no page after the last");
+	free(screen("bbbbbbbbbb", 80, 24));
+	cr_assert_eq(app.lesson_page, 0);
+	cr_assert_float_eq(app.metrics.work.efficiency, eff[0], 1e-12, "back on page 1: the same numbers again");
+	free(screen("<Esc>", 80, 24));
+	cr_assert_eq(app.mode, MODE_CANVAS);
+	cr_assert_str_eq(app.design.name, "reference-case", "the design stays");
+	app_free(&app);
+}
+
+Test(screen, template_and_select_commands)
+{
+	char *t;
+	const struct schema *sch = NULL;
+	open_app(NULL);
+	free(screen(":template superpod units=2 generation=ndr", 80, 24));
+	cr_assert_eq(app.inv.servers, 64);
+	free(screen(":select leaf->spine", 80, 24));
+	cr_assert_not_null(ed_object_const(&app.design, app.selected, &sch));
+	cr_assert_eq(sch, &bundle_schema, "the bundle is selected");
+	free(screen(":set links_each 8", 80, 24));
+	cr_assert_eq(DESIGN_BUNDLE(&app.design, 1)->links_each, 8);
+	t = screen(":select nowhere", 80, 24);
+	cr_assert(strstr(t, "no block or bundle 'nowhere'"), "%s", t);
+	free(t);
+	t = screen(":template superpod units=9999", 80, 24);
+	cr_assert(app.msg_error, "%s", app.msg);
+	free(t);
+	cr_assert_eq(app.inv.servers, 64, "a bad template setting changes nothing");
 	app_free(&app);
 }
 

@@ -4,6 +4,7 @@
 #include "io/export.h"
 #include "io/units.h"
 #include "layouts/template.h"
+#include "ui/lesson.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ const struct keybind keymap[] = {
 	{ MODE_ANY, 'E', ACT_EXPORT, "E" },
 	{ MODE_ANY, 'C', ACT_COMPARE, "C" },
 	{ MODE_ANY, 't', ACT_TEACH, "t" },
+	{ MODE_ANY, 'G', ACT_LESSON, "G" },
 	{ MODE_ANY, 'M', ACT_MOUSE, "M" },
 	{ MODE_CANVAS, 'h', ACT_LEFT, "h" },
 	{ MODE_CANVAS, NK_LEFT, ACT_LEFT, "Left" },
@@ -128,6 +130,12 @@ const struct keybind keymap[] = {
 	{ MODE_TEACH, 'r', ACT_REDRAW_HASH, "r" },
 	{ MODE_TEACH, NK_ESC, ACT_CANCEL, "Esc" },
 	{ MODE_COMPARE, NK_ESC, ACT_CANCEL, "Esc" },
+	{ MODE_LESSON, 'n', ACT_PAGE_NEXT, "n" },
+	{ MODE_LESSON, ' ', ACT_PAGE_NEXT, "Space" },
+	{ MODE_LESSON, NK_RIGHT, ACT_PAGE_NEXT, "Right" },
+	{ MODE_LESSON, 'b', ACT_PAGE_PREV, "b" },
+	{ MODE_LESSON, NK_LEFT, ACT_PAGE_PREV, "Left" },
+	{ MODE_LESSON, NK_ESC, ACT_CANCEL, "Esc" },
 	{ MODE_COMPARE, 'j', ACT_SCROLL_DOWN, "j" },
 	{ MODE_COMPARE, NK_DOWN, ACT_SCROLL_DOWN, "Down" },
 	{ MODE_COMPARE, 'k', ACT_SCROLL_UP, "k" },
@@ -879,6 +887,83 @@ static unsigned open_file(struct app *app, const char *path)
 	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
 }
 
+/* Build template `name` with "KEY=VALUE" settings (space-separated in sets, may be empty)
+ * into a new design that replaces this one (undoable). */
+static unsigned build_template(struct app *app, const char *name, const char *sets)
+{
+	const struct template *t = template_find(name);
+	struct tvalues v;
+	struct design nd;
+	char err[600], kv[300];
+	const char *p = sets;
+	if (!t)
+		return say(app, true, "no template '%s' (T lists them)", name);
+	template_defaults(t, &v);
+	while (p && *p) {
+		int len;
+		while (*p == ' ')
+			p++;
+		len = (int)strcspn(p, " ");
+		if (!len)
+			break;
+		snprintf(kv, sizeof kv, "%.*s", len, p);
+		if (!template_set(t, &v, kv, &app->catalog, err, sizeof err))
+			return say(app, true, "%s", err);
+		p += len;
+	}
+	design_init(&nd);
+	if (!template_build(t, &v, app->shipped, &nd, err, sizeof err)) {
+		design_free(&nd);
+		return say(app, true, "%s", err);
+	}
+	ed_replace(&app->ed, &nd);
+	app->selected = 0;
+	ensure_selection(app);
+	say(app, false, "new design from template '%s' (u undoes it)", t->name);
+	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+/* :select NAME selects a group by name, or a bundle as FROM->TO. */
+static unsigned select_named(struct app *app, const char *name)
+{
+	const char *arrow = strstr(name, "->");
+	size_t i;
+	for (i = 0; !arrow && i < app->design.servers.n; i++)
+		if (!strcmp(DESIGN_SERVER(&app->design, i)->name, name))
+			return app->selected = DESIGN_SERVER(&app->design, i)->id, CHG_VIEW;
+	for (i = 0; !arrow && i < app->design.domains.n; i++)
+		if (!strcmp(DESIGN_DOMAIN(&app->design, i)->name, name))
+			return app->selected = DESIGN_DOMAIN(&app->design, i)->id, CHG_VIEW;
+	for (i = 0; !arrow && i < app->design.switches.n; i++)
+		if (!strcmp(DESIGN_SWITCH(&app->design, i)->name, name))
+			return app->selected = DESIGN_SWITCH(&app->design, i)->id, CHG_VIEW;
+	for (i = 0; arrow && i < app->design.bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(&app->design, i);
+		if (strlen(b->from) == (size_t)(arrow - name) && !strncmp(b->from, name, (size_t)(arrow - name)) &&
+		    !strcmp(b->to, arrow + 2))
+			return app->selected = b->id, CHG_VIEW;
+	}
+	return say(app, true, "no block or bundle '%s' (bundles as FROM->TO)", name);
+}
+
+/* Open page i of the lesson: build its design from scratch, run its commands. */
+static unsigned lesson_open(struct app *app, int i)
+{
+	const struct lesson_page *p = &lesson_pages[i];
+	unsigned chg = build_template(app, p->template_name, p->sets);
+	int k;
+	for (k = 0; k < 4 && p->cmds[k] && !app->msg_error; k++)
+		chg |= app_command(app, p->cmds[k]);
+	app->lesson_page = i;
+	app->mode = MODE_LESSON;
+	app->pattern = COLL_ALLREDUCE;
+	app->bytes = 1024.0 * 1024 * 1024;
+	if (!app->msg_error)
+		say(app, false, "lesson %d of %d: n next, b back, Esc ends it (the design stays; u undoes)", i + 1,
+		    lesson_npages);
+	return chg | CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
 /* :pin, :unpin, :compare [FILE]. A failed load of FILE changes nothing. */
 static unsigned compare_command(struct app *app, const char *cmd, const char *file)
 {
@@ -924,7 +1009,7 @@ static unsigned compare_command(struct app *app, const char *cmd, const char *fi
 }
 
 static const char *const commands[] = { "w", "wq", "q", "q!", "e", "export", "size", "gpus", "algo", "pattern", "set",
-					"note", "template", "pin", "unpin", "compare", "help", NULL };
+					"note", "template", "select", "pin", "unpin", "compare", "lesson", "help", NULL };
 
 unsigned app_command(struct app *app, const char *line)
 {
@@ -1008,6 +1093,12 @@ unsigned app_command(struct app *app, const char *line)
 		const char *text = strchr(line, ' ');
 		return edit_result(app, ed_add_note(&app->ed, text ? text + 1 : "", 1, 0));
 	}
+	if (!strcmp(cmd, "template") && n >= 3)
+		return build_template(app, a1, a2);
+	if (!strcmp(cmd, "select") && n >= 2)
+		return select_named(app, a1);
+	if (!strcmp(cmd, "lesson"))
+		return app_run(app, ACT_LESSON);
 	if (!strcmp(cmd, "template")) {
 		size_t i;
 		for (i = 0; i < ntemplates; i++)
@@ -1213,7 +1304,7 @@ unsigned app_run(struct app *app, enum action a)
 			app->mode = app->back;
 			return CHG_VIEW;
 		}
-		if (app->mode == MODE_COMPARE || app->mode == MODE_TEACH) {
+		if (app->mode == MODE_COMPARE || app->mode == MODE_TEACH || app->mode == MODE_LESSON) {
 			app->mode = MODE_CANVAS;
 			app->teach_play = 0;
 			return CHG_VIEW;
@@ -1300,6 +1391,19 @@ unsigned app_run(struct app *app, enum action a)
 	case ACT_EXPORT:
 		app->mode = MODE_EXPORT;
 		return CHG_VIEW;
+	case ACT_LESSON:
+		if (app->mode == MODE_LESSON) {
+			app->mode = MODE_CANVAS;
+			return CHG_VIEW;
+		}
+		return lesson_open(app, 0);
+	case ACT_PAGE_NEXT:
+	case ACT_PAGE_PREV: {
+		int to = app->lesson_page + (a == ACT_PAGE_NEXT ? 1 : -1);
+		if (to < 0 || to >= lesson_npages)
+			return say(app, false, "%s page of the lesson (Esc ends it)", to < 0 ? "the first" : "the last");
+		return lesson_open(app, to);
+	}
 	case ACT_TEACH:
 		if (app->mode == MODE_TEACH) {
 			app->mode = MODE_CANVAS;

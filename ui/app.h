@@ -47,7 +47,8 @@ enum {
 	X(TEMPLATES, "templates", "starting from a template") \
 	X(EXPORT, "export", "choosing an export format") \
 	X(COMPARE, "compare", "the pinned design A beside the design on screen B") \
-	X(TEACH, "teach", "a collective step by step, and the formulas")
+	X(TEACH, "teach", "a collective step by step, and the formulas") \
+	X(LESSON, "lesson", "the guided lesson")
 #define MODE_ENUM(id, name, help) MODE_##id,
 enum mode { MODES(MODE_ENUM) MODE_COUNT };
 #undef MODE_ENUM
@@ -76,6 +77,9 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(EXPORT, "export", "export the design: BOM, Graphviz, ASTRA-sim, NetBox, YAML, JSON") \
 	X(COMPARE, "compare", "show the design beside the pinned one (:pin pins it, :compare FILE loads one)") \
 	X(TEACH, "teach", "teaching view: the collective on this design step by step, and the formulas") \
+	X(LESSON, "lesson", "the guided lesson: the reference case, then the design rules") \
+	X(PAGE_NEXT, "page-next", "next page of the lesson") \
+	X(PAGE_PREV, "page-prev", "previous page of the lesson") \
 	X(STEP_NEXT, "step-next", "next step of the collective") \
 	X(STEP_PREV, "step-prev", "previous step") \
 	X(STEP_FIRST, "step-first", "back to the start") \
@@ -209,6 +213,7 @@ struct app {
 	struct formulas formulas;
 	int teach_step;               /* steps done, 0..lesson.nsteps */
 	int teach_page;               /* enum teach_page */
+	int lesson_page;              /* page of the guided lesson shown (MODE_LESSON) */
 	struct congestion_lesson cong;
 	bool cong_ok;
 	char cong_why[200];

@@ -4,6 +4,7 @@
 #include "io/diff.h"
 #include "io/units.h"
 #include "layouts/template.h"
+#include "ui/lesson.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -363,7 +364,7 @@ static void draw_help(const struct app *app, struct cellbuf *c)
 	}
 	if (y < c->h - 1)
 		cellbuf_text(c, 1, y, c->w - 2, ROLE_DIM,
-			     ": commands: w [FILE], e FILE, export FORMAT FILE, size BYTES, gpus N, algo A, pattern P, set KEY VALUE, note TEXT, template NAME, pin, unpin, compare [FILE], q, q!, wq");
+			     ": commands: w [FILE], e FILE, export FORMAT FILE, size BYTES, gpus N, algo A, pattern P, set KEY VALUE, note TEXT, template NAME [K=V...], select NAME, pin, unpin, compare [FILE], lesson, q, q!, wq");
 }
 
 /* ---- compare ---------------------------------------------------------------------------------- */
@@ -522,6 +523,19 @@ static void draw_teach(const struct app *app, struct cellbuf *c)
 		       app->teach_step == l->nsteps ? "done" : ring_phase(l, app->teach_step),
 		       app->teach_play ? app->teach_play > 0 ? ", playing" : ", playing backwards" : "");
 	draw_teach_steps(app, c);
+}
+
+/* The lesson's page over the canvas; the metrics panel stays in view and follows it. */
+static void draw_lesson(const struct app *app, struct cellbuf *c, int x, int y, int w, int h)
+{
+	char text[1600];
+	int bh = h < 9 ? h : 9;
+	lesson_text(app, app->lesson_page, text, sizeof text);
+	cellbuf_fill(c, x, y, w, bh, ROLE_NORMAL);
+	cellbuf_box(c, x, y, w, bh, ROLE_HEADING);
+	cellbuf_printf(c, x + 2, y, w - 4, ROLE_HEADING, " lesson %d/%d: %s (n next, b back, Esc ends) ", app->lesson_page + 1,
+		       lesson_npages, lesson_pages[app->lesson_page].title);
+	cellbuf_wrap(c, x + 2, y + 1, w - 4, bh - 2, ROLE_NORMAL, text);
 }
 
 /* ---- plots ------------------------------------------------------------------------------------ */
@@ -745,6 +759,9 @@ void app_draw(const struct app *app, struct cellbuf *c)
 		draw_list(c, "export", items, 8, app->export_cur, "Enter fills the : command line with a file name");
 		break;
 	}
+	case MODE_LESSON:
+		draw_lesson(app, c, cx, cy, cw, ch);
+		break;
 	default:
 		break;
 	}
