@@ -201,3 +201,159 @@ bool congestion_lesson_build(const struct metrics *m, unsigned seed, struct cong
 	out->even_GBps = out->flows * out->link_GBps / ceil((double)out->flows / out->links);
 	return true;
 }
+
+/* ---- tree ---------------------------------------------------------------------------------- */
+
+static int lowbit(int p)
+{
+	return p & -p;
+}
+
+static int top_power(int k)
+{
+	int r = 1;
+	while (r * 2 <= k)
+		r *= 2;
+	return r;
+}
+
+int tree_parent(int k, int p)
+{
+	if (p == top_power(k))
+		return 0;
+	for (;;) {
+		int b = lowbit(p), q = (p / b) % 4 == 1 ? p + b : p - b;
+		if (q <= k)
+			return q;
+		p = q; /* beyond the last node: its parent takes its place */
+	}
+}
+
+void tree_children(int k, int p, int *left, int *right)
+{
+	int b = lowbit(p), h;
+	*left = b >= 2 ? p - b / 2 : 0;
+	*right = 0;
+	for (h = b / 2; h >= 1; h /= 2)
+		if (p + h <= k) {
+			*right = p + h;
+			break;
+		}
+}
+
+int tree_node_depth(int k, int p)
+{
+	int d = 0;
+	while ((p = tree_parent(k, p)) != 0)
+		d++;
+	return d;
+}
+
+int tree_subtree(int k, int p)
+{
+	int l, r;
+	tree_children(k, p, &l, &r);
+	return 1 + (l ? tree_subtree(k, l) : 0) + (r ? tree_subtree(k, r) : 0);
+}
+
+/* The height below p: the longest way down to a leaf. */
+static int below(int k, int p)
+{
+	int l, r, hl, hr;
+	tree_children(k, p, &l, &r);
+	hl = l ? 1 + below(k, l) : 0;
+	hr = r ? 1 + below(k, r) : 0;
+	return hl > hr ? hl : hr;
+}
+
+bool tree_lesson_build(const struct metrics *m, struct tree_lesson *out, char *why, size_t whysz)
+{
+	const struct coll_result *cr = &m->colls[COLL_ALLREDUCE];
+	const struct algo_result *r = &cr->algo[UA_TREE];
+	memset(out, 0, sizeof *out);
+	if (cr->nodes < 2) {
+		snprintf(why, whysz, "one node: Tree runs as a chain over NVLink inside it; the ring shows the same");
+		return false;
+	}
+	if (!r->available) {
+		snprintf(why, whysz, "Tree is not used here: %s", r->reason ? r->reason : "NCCL's model turns it off");
+		return false;
+	}
+	out->k = cr->nodes;
+	out->ppn = m->nccl.node.ppn > 0 ? m->nccl.node.ppn : 1;
+	out->root = top_power(out->k);
+	out->depth = below(out->k, out->root);
+	out->nsteps = 2 * out->depth;
+	out->bytes = cr->bytes;
+	out->time_us = r->time_us;
+	out->step_us = r->time_us / out->nsteps;
+	out->busbw = r->busbw_GBps;
+	return true;
+}
+
+/* Lockstep by depth (D the tree's depth): a node at depth d sends its sum up at step D - d,
+ * after its children (depth d+1) did; the root has the total after D steps; the result
+ * goes down one level a step and reaches depth d after D + d steps. */
+int tree_state(const struct tree_lesson *l, int s, int p)
+{
+	int d = tree_node_depth(l->k, p), D = l->depth;
+	if (s >= D + d)
+		return 2;
+	if (below(l->k, p) == 0 || s >= D - d)
+		return 1;
+	return 0;
+}
+
+int tree_sends(const struct tree_lesson *l, int s, int p)
+{
+	int d = tree_node_depth(l->k, p), D = l->depth;
+	if (s < 0 || s >= l->nsteps)
+		return 0;
+	if (s < D)
+		return d > 0 && s == D - d ? 1 : 0;
+	return s == D + d && below(l->k, p) > 0 ? 2 : 0;
+}
+
+/* ---- alltoall ------------------------------------------------------------------------------ */
+
+bool a2a_lesson_build(const struct metrics *m, struct a2a_lesson *out, char *why, size_t whysz)
+{
+	const struct coll_result *cr = &m->colls[COLL_ALLTOALL];
+	const struct algo_result *r = &cr->algo[UA_P2P];
+	memset(out, 0, sizeof *out);
+	if (!r->available || cr->ranks < 2) {
+		snprintf(why, whysz, "AllToAll needs two ranks or more");
+		return false;
+	}
+	out->n = cr->ranks;
+	out->ppn = m->nccl.node.ppn > 0 ? m->nccl.node.ppn : 1;
+	out->nodes = cr->nodes;
+	out->nsteps = out->n - 1;
+	out->bytes = cr->bytes;
+	out->block = cr->bytes / out->n;
+	out->time_us = r->time_us;
+	out->step_us = r->time_us / out->nsteps;
+	out->busbw = r->busbw_GBps;
+	return true;
+}
+
+bool a2a_has(const struct a2a_lesson *l, int s, int r, int c)
+{
+	int e = mod(r - c, l->n);
+	return e == 0 || e <= s;
+}
+
+long a2a_network_sends(const struct a2a_lesson *l, int s)
+{
+	/* Ranks are numbered node by node. Rank r sends to (r + k) mod n, k = s + 1: on its own
+	 * node for the first ppn - k ranks of each node (k < ppn), or, wrapping around the end,
+	 * for the last k - (n - ppn) (k > n - ppn). */
+	long k = s + 1, inside = 0;
+	if (l->nodes < 2)
+		return 0;
+	if (k < l->ppn)
+		inside += (long)l->nodes * (l->ppn - k);
+	if (k > l->n - l->ppn)
+		inside += (long)l->nodes * (k - (l->n - l->ppn));
+	return l->n - inside;
+}

@@ -64,6 +64,43 @@ bool congestion_lesson_build(const struct metrics *m, unsigned seed, struct cong
 /* The link a flow hashes to: a fixed 64-bit mix of (seed, flow), the same on every machine. */
 int congestion_link(unsigned seed, int flow, int links);
 
+/* Tree AllReduce across nodes: NCCL's double binary tree, each tree carrying half the data.
+ * Tree A here is the in-order binary tree over the nodes 1..K (a node's parent is 2^k away
+ * in rank order, as collective-model.md describes); tree B is its mirror, so a leaf of one
+ * is inside the other. One chunk's wave: the sums climb one level a step (depth D steps),
+ * then the result comes down (D steps); NCCL pipelines many chunks so every level works at
+ * once, and the model's time is spread evenly over the 2D steps. Inside a node the GPUs
+ * reduce along a chain over NVLink first. */
+struct tree_lesson {
+	int k, ppn, depth, nsteps, root; /* nodes (1-based ids 1..k), GPUs per node, D, 2D, root id */
+	double bytes, time_us, step_us, busbw;
+};
+bool tree_lesson_build(const struct metrics *m, struct tree_lesson *out, char *why, size_t whysz);
+/* Parent of node p (1..k) in tree A, 0 for the root; children, 0 when none. */
+int tree_parent(int k, int p);
+void tree_children(int k, int p, int *left, int *right);
+int tree_node_depth(int k, int p);
+/* After s steps: 0 holds only its own data, 1 holds the sum of its subtree, 2 holds the
+ * result (the sum of all). tree_sends: 1 sends its sum up at step s, 2 sends the result down,
+ * 0 idle. */
+int tree_state(const struct tree_lesson *l, int s, int p);
+int tree_sends(const struct tree_lesson *l, int s, int p);
+/* Subtree size of p (nodes). */
+int tree_subtree(int k, int p);
+
+/* AllToAll: n-1 steps; at step k (1-based) rank r sends its block for rank r+k (a shift
+ * order; NCCL visits peers in a node-aware order, the total is the same). The model's p2p
+ * time spread evenly over the steps. */
+struct a2a_lesson {
+	int n, ppn, nodes, nsteps;
+	double bytes, block, time_us, step_us, busbw;
+};
+bool a2a_lesson_build(const struct metrics *m, struct a2a_lesson *out, char *why, size_t whysz);
+/* Does rank r hold the block from rank c after s steps? */
+bool a2a_has(const struct a2a_lesson *l, int s, int r, int c);
+/* Ranks whose sends at step s (0-based) cross the network. */
+long a2a_network_sends(const struct a2a_lesson *l, int s);
+
 #define FORMULA_LINES 16
 struct formulas {
 	int n;

@@ -23,6 +23,14 @@ static void teardown(void)
 
 TestSuite(teach, .init = setup, .fini = teardown);
 
+static int lowbit_test(int x)
+{
+	int b = 1;
+	while (b < x)
+		b *= 2;
+	return b == x ? x : -1; /* x itself when x is a power of two */
+}
+
 #define GiB (1024.0 * 1024 * 1024)
 
 /* Run the ring for real: every rank sends what ring_sends names to its right neighbour,
@@ -202,4 +210,95 @@ Test(teach, congestion_on_the_reference_case)
 	cr_assert(congestion_lesson_build(&m, 1, &g, why, sizeof why));
 	cr_assert_not(g.hashed, "a LAG spreads the connections (as the model treats it)");
 	design_free(&d);
+}
+
+/* Tree A over K nodes: a tree (one root, parents 2^j away in rank order, at most two
+ * children), and the lockstep wave checked against a simulation of the sums and the result. */
+Test(teach, tree_is_a_binary_tree_and_the_wave_adds_up)
+{
+	int k;
+	for (k = 2; k <= 40; k++) {
+		struct tree_lesson l = { 0 };
+		int p, s, roots = 0, count[41], got[41], next[41];
+		bool result[41], nres[41];
+		l.k = k;
+		for (p = 1; p <= k; p++) {
+			int q = tree_parent(k, p), a, b;
+			if (q == 0) {
+				roots++;
+				l.root = p;
+				continue;
+			}
+			cr_assert(q >= 1 && q <= k, "k=%d: parent of %d is %d", k, p, q);
+			cr_assert_eq(lowbit_test(abs(q - p)), abs(q - p), "k=%d: %d and its parent %d are 2^j apart", k, p, q);
+			tree_children(k, q, &a, &b);
+			cr_assert(a == p || b == p, "k=%d: %d is a child of %d", k, p, q);
+		}
+		cr_assert_eq(roots, 1);
+		cr_assert_eq(tree_subtree(k, l.root), k, "k=%d: every node under the root", k);
+		l.depth = 0;
+		for (p = 1; p <= k; p++)
+			if (tree_node_depth(k, p) > l.depth)
+				l.depth = tree_node_depth(k, p);
+		l.nsteps = 2 * l.depth;
+		for (p = 1; p <= k; p++) {
+			count[p] = 1;
+			result[p] = false;
+		}
+		for (s = 0; s <= l.nsteps; s++) {
+			for (p = 1; p <= k; p++) {
+				int st = tree_state(&l, s, p);
+				got[p] = count[p];
+				cr_assert_eq(st == 2, result[p] || (p == l.root && count[p] == k), "k=%d s=%d node %d: result", k,
+					     s, p);
+				if (st == 1)
+					cr_assert_eq(count[p], tree_subtree(k, p), "k=%d s=%d node %d: its subtree's sum", k, s, p);
+			}
+			memcpy(next, got, sizeof next);
+			memcpy(nres, result, sizeof nres);
+			for (p = 1; p <= k; p++) {
+				int how = tree_sends(&l, s, p), a, b;
+				if (how == 1) {
+					cr_assert_eq(count[p], tree_subtree(k, p), "k=%d: %d sends before its subtree is in", k, p);
+					next[tree_parent(k, p)] += count[p];
+				} else if (how == 2) {
+					cr_assert(result[p] || p == l.root);
+					tree_children(k, p, &a, &b);
+					if (a)
+						nres[a] = true;
+					if (b)
+						nres[b] = true;
+				}
+			}
+			if (s == l.depth - 1 || l.depth == 0)
+				nres[l.root] = true; /* the root's sum is complete: it holds the result */
+			memcpy(count, next, sizeof count);
+			memcpy(result, nres, sizeof result);
+		}
+		for (p = 1; p <= k; p++)
+			cr_assert_eq(tree_state(&l, l.nsteps, p), 2, "k=%d: node %d ends with the result", k, p);
+	}
+}
+
+Test(teach, alltoall_network_sends_match_a_count)
+{
+	int ppn, nodes, s;
+	for (ppn = 1; ppn <= 8; ppn *= 2)
+		for (nodes = 1; nodes <= 5; nodes++) {
+			struct a2a_lesson l = { 0 };
+			l.ppn = ppn;
+			l.nodes = nodes;
+			l.n = ppn * nodes;
+			l.nsteps = l.n - 1;
+			for (s = 0; s < l.nsteps; s++) {
+				long want = 0;
+				int r;
+				for (r = 0; r < l.n; r++)
+					want += r / ppn != ((r + s + 1) % l.n) / ppn;
+				cr_assert_eq(a2a_network_sends(&l, s), want, "ppn %d nodes %d step %d", ppn, nodes, s);
+			}
+			for (s = 0; s <= l.nsteps; s++)
+				cr_assert_eq(a2a_has(&l, s, 0, 0), true);
+			cr_assert(a2a_has(&l, l.nsteps, 0, l.n - 1) || l.n == 1);
+		}
 }

@@ -168,6 +168,13 @@ Test(screen, teach_middle)
 Test(screen, teach_last) { screen_case("share/examples/pcie-box.yaml", "t\n$", 80, 24, "teach-last-80x24"); }
 Test(screen, teach_allgather) { screen_case(NULL, "v\nt\n<Space><Space><Space>", 80, 24, "teach-allgather-80x24"); }
 Test(screen, teach_formulas) { screen_case(NULL, "t\nf", 110, 24, "teach-formulas-110x24"); }
+Test(screen, teach_tree_first) { screen_case(NULL, "gg\nt", 80, 24, "teach-tree-first-80x24"); }
+Test(screen, teach_tree_middle) { screen_case(NULL, "gg\nt\n<Space><Space>", 80, 24, "teach-tree-middle-80x24"); }
+Test(screen, teach_tree_last) { screen_case(NULL, "gg\nt\n$", 80, 24, "teach-tree-last-80x24"); }
+Test(screen, teach_tree_32_nodes) { screen_case("share/examples/dgx-h100-1su.yaml", "gg\nt\n<Space><Space><Space>", 80, 30, "teach-tree-32-80x30"); }
+Test(screen, teach_alltoall_first) { screen_case("share/examples/pcie-box.yaml", "vvv\nt", 80, 24, "teach-a2a-first-80x24"); }
+Test(screen, teach_alltoall_middle) { screen_case(NULL, "vvv\nt\n<Space><Space><Space><Space><Space><Space><Space><Space>", 80, 24, "teach-a2a-middle-80x24"); }
+Test(screen, teach_alltoall_last) { screen_case("share/examples/pcie-box.yaml", "vvv\nt\n$", 80, 24, "teach-a2a-last-80x24"); }
 Test(screen, teach_congestion) { screen_case(NULL, "t\nc", 80, 24, "teach-congestion-80x24"); }
 Test(screen, teach_congestion_redrawn) { screen_case(NULL, "t\nrrr", 80, 24, "teach-congestion-seed4-80x24"); }
 
@@ -205,8 +212,15 @@ Test(screen, teach_steps_play_and_pattern)
 	cr_assert_eq(app.teach_play, 1);
 	free(screen("p", 80, 24));
 	cr_assert_eq(app.teach_play, 0, "p again pauses");
-	t = screen("vvv", 80, 24); /* AllToAll: no ring */
-	cr_assert(strstr(t, "alltoall has no ring"), "%s", t);
+	t = screen("vvv", 80, 24); /* AllToAll: its own animation */
+	cr_assert(strstr(t, "teach: AllToAll, step 0 of 31"), "%s", t);
+	free(t);
+	t = screen("v", 80, 24); /* send/recv: nothing to animate */
+	cr_assert(strstr(t, "sendrecv has no ring"), "%s", t);
+	free(t);
+	t = screen("vgg", 80, 24); /* back to AllReduce, Tree */
+	cr_assert(strstr(t, "teach: Tree AllReduce, step 0 of 4"), "%s", t);
+	cr_assert_eq(app.teach_steps, 4, "4 nodes: depth 2, up and down");
 	free(t);
 	free(screen("<Esc>", 80, 24));
 	cr_assert_eq(app.mode, MODE_CANVAS);

@@ -296,23 +296,45 @@ void app_recompute(struct app *app)
 		}
 	}
 	compare_refresh(app);
-	app->lesson_ok = ring_lesson_build(&app->metrics, app->pattern, &app->lesson, app->lesson_why,
-					   sizeof app->lesson_why);
+	app->teach_anim = app->pattern == COLL_ALLTOALL ? ANIM_A2A
+			  : app->pattern == COLL_ALLREDUCE && app->algo_view == UA_TREE ? ANIM_TREE : ANIM_RING;
+	if (app->teach_anim == ANIM_A2A) {
+		app->lesson_ok = a2a_lesson_build(&app->metrics, &app->a2a, app->lesson_why, sizeof app->lesson_why);
+		app->teach_steps = app->a2a.nsteps;
+	} else if (app->teach_anim == ANIM_TREE) {
+		app->lesson_ok = tree_lesson_build(&app->metrics, &app->tree, app->lesson_why, sizeof app->lesson_why);
+		app->teach_steps = app->tree.nsteps;
+	} else {
+		app->lesson_ok = ring_lesson_build(&app->metrics, app->pattern, &app->lesson, app->lesson_why,
+						   sizeof app->lesson_why);
+		app->teach_steps = app->lesson.nsteps;
+	}
 	app->cong_ok = congestion_lesson_build(&app->metrics, app->cong_seed, &app->cong, app->cong_why,
 					       sizeof app->cong_why);
-	if (app->lesson_ok) {
-		formulas_build(&app->metrics, &app->lesson, &app->formulas);
-		if (app->teach_step > app->lesson.nsteps)
-			app->teach_step = app->lesson.nsteps;
-	} else {
+	{ /* the formulas follow Ring AllReduce, the pattern they explain */
+		struct ring_lesson ar;
+		char why[200];
+		app->formulas.n = 0;
+		if (ring_lesson_build(&app->metrics, COLL_ALLREDUCE, &ar, why, sizeof why))
+			formulas_build(&app->metrics, &ar, &app->formulas);
+	}
+	if (!app->lesson_ok)
+		app->teach_steps = 0;
+	if (app->teach_shown != app->pattern * 8 + app->teach_anim) {
+		/* another pattern or algorithm: its animation starts at the beginning */
+		app->teach_shown = app->pattern * 8 + app->teach_anim;
 		app->teach_step = 0;
 		app->teach_play = 0;
 	}
+	if (app->teach_step > app->teach_steps)
+		app->teach_step = app->teach_steps;
+	if (!app->lesson_ok)
+		app->teach_play = 0;
 }
 
 static unsigned teach_move(struct app *app, int to)
 {
-	int last = app->lesson_ok ? app->lesson.nsteps : 0;
+	int last = app->lesson_ok ? app->teach_steps : 0;
 	app->teach_step = to < 0 ? 0 : to > last ? last : to;
 	if ((app->teach_play > 0 && app->teach_step == last) || (app->teach_play < 0 && app->teach_step == 0))
 		app->teach_play = 0; /* played to the end */
@@ -1366,7 +1388,7 @@ unsigned app_run(struct app *app, enum action a)
 		return CHG_MODEL | CHG_VIEW;
 	case ACT_ALGO:
 		app->algo_view = app->algo_view + 1 >= UA_P2P ? -1 : app->algo_view + 1;
-		return CHG_VIEW;
+		return CHG_MODEL | CHG_VIEW; /* the teaching view follows it */
 	case ACT_SIZE_UP:
 	case ACT_SIZE_DOWN:
 		app->bytes = a == ACT_SIZE_UP ? app->bytes * 2 : app->bytes / 2;
@@ -1421,16 +1443,16 @@ unsigned app_run(struct app *app, enum action a)
 	case ACT_STEP_FIRST:
 	case ACT_STEP_LAST:
 		app->teach_play = 0;
-		return teach_move(app, a == ACT_STEP_FIRST ? 0 : app->lesson.nsteps);
+		return teach_move(app, a == ACT_STEP_FIRST ? 0 : app->teach_steps);
 	case ACT_PLAY:
 	case ACT_PLAY_BACK: {
 		int dir = a == ACT_PLAY ? 1 : -1;
 		app->teach_play = app->teach_play == dir ? 0 : dir;
 		app->teach_ticks = 0;
-		if (app->teach_play > 0 && app->teach_step >= app->lesson.nsteps)
+		if (app->teach_play > 0 && app->teach_step >= app->teach_steps)
 			app->teach_step = 0; /* play again from the start */
 		else if (app->teach_play < 0 && app->teach_step == 0)
-			app->teach_step = app->lesson.nsteps;
+			app->teach_step = app->teach_steps;
 		return CHG_VIEW;
 	}
 	case ACT_FASTER:

@@ -153,6 +153,7 @@ struct form {
 enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE };
 enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 enum teach_page { TEACH_STEPS, TEACH_FORMULAS, TEACH_CONGESTION };
+enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A };
 
 struct app {
 	struct design design;
@@ -207,9 +208,14 @@ struct app {
 	struct headline cmp_a[HEADLINES_MAX], cmp_b[HEADLINES_MAX];
 	struct vec cmp_changes;       /* struct design_change, A -> B */
 	/* Teaching view: the ring of the pattern shown, recomputed with the model. */
-	bool lesson_ok;
-	char lesson_why[200];         /* why there is no lesson for this pattern */
+	bool lesson_ok;               /* an animation for the pattern and algorithm shown */
+	char lesson_why[200];         /* why there is none */
+	int teach_anim;               /* enum teach_anim: ring, or Tree for AllReduce, or AllToAll */
+	int teach_steps;              /* steps of that animation */
+	int teach_shown;              /* pattern and animation the step belongs to */
 	struct ring_lesson lesson;
+	struct tree_lesson tree;
+	struct a2a_lesson a2a;
 	struct formulas formulas;
 	int teach_step;               /* steps done, 0..lesson.nsteps */
 	int teach_page;               /* enum teach_page */

@@ -461,6 +461,87 @@ static void draw_teach_steps(const struct app *app, struct cellbuf *c)
 			       rows, l->n - 1);
 }
 
+/* Tree A in pre-order from the root, indented by depth; what each node holds and sends. */
+static int draw_tree_nodes(const struct app *app, struct cellbuf *c, int p, int y)
+{
+	const struct tree_lesson *l = &app->tree;
+	int kl, kr, d = tree_node_depth(l->k, p), st, how, n, x;
+	char what[64], act[48] = "";
+	if (y >= c->h - 2)
+		return y;
+	st = tree_state(l, app->teach_step, p);
+	how = tree_sends(l, app->teach_step, p);
+	n = tree_subtree(l->k, p);
+	if (st == 0)
+		snprintf(what, sizeof what, "its own data");
+	else if (st == 1)
+		snprintf(what, sizeof what, "the sum of %d node%s", n, n == 1 ? "" : "s");
+	else
+		snprintf(what, sizeof what, "the result");
+	if (how == 1)
+		snprintf(act, sizeof act, "; sends it up to node %d", tree_parent(l->k, p) - 1);
+	else if (how == 2)
+		snprintf(act, sizeof act, "; sends it down");
+	x = 2 + 2 * (d < 20 ? d : 20);
+	cellbuf_printf(c, x, y, c->w - x - 1, how ? ROLE_WARNING : st == 2 ? ROLE_NUMBER : ROLE_NORMAL, "node %d: %s%s", p - 1,
+		       what, act);
+	y++;
+	tree_children(l->k, p, &kl, &kr);
+	if (kl)
+		y = draw_tree_nodes(app, c, kl, y);
+	if (kr)
+		y = draw_tree_nodes(app, c, kr, y);
+	return y;
+}
+
+static void draw_teach_tree(const struct app *app, struct cellbuf *c)
+{
+	const struct tree_lesson *l = &app->tree;
+	char sz[32];
+	int y;
+	cellbuf_printf(c, 1, 1, c->w - 2, ROLE_NORMAL, "%d nodes of %d GPUs, S=%s; each tree carries S/2; inside a node a chain",
+		       l->k, l->ppn, format_size(l->bytes, sz, sizeof sz));
+	cellbuf_printf(c, 1, 2, c->w - 2, ROLE_NUMBER, "step %.1f us (%.1f/%d); done %.1f of %.1f us; busbw %.1f GB/s",
+		       l->step_us, l->time_us, l->nsteps, app->teach_step * l->step_us, l->time_us, l->busbw);
+	cellbuf_printf(c, 1, 3, c->w - 2, ROLE_DIM, "tree A (tree B is its mirror: a leaf here is inside there); one chunk's wave");
+	y = draw_tree_nodes(app, c, l->root, 4);
+	if (y >= c->h - 2 && l->k > c->h - 6)
+		cellbuf_printf(c, 1, c->h - 2, c->w - 2, ROLE_DIM, "... %d nodes in all", l->k);
+}
+
+static void draw_teach_a2a(const struct app *app, struct cellbuf *c)
+{
+	const struct a2a_lesson *l = &app->a2a;
+	char sz[32], bk[32];
+	int s = app->teach_step, y = 5, r, k, gx = 11, cols, rows;
+	cols = c->w - gx - 16 < l->n ? c->w - gx - 16 : l->n;
+	rows = c->h - 1 - y - 1 < l->n ? c->h - 1 - y - 1 : l->n;
+	cellbuf_printf(c, 1, 1, c->w - 2, ROLE_NORMAL, "n=%d on %d node%s, S=%s; per step each rank sends one block of %s",
+		       l->n, l->nodes, l->nodes == 1 ? "" : "s", format_size(l->bytes, sz, sizeof sz),
+		       format_size(l->block, bk, sizeof bk));
+	cellbuf_printf(c, 1, 2, c->w - 2, ROLE_NUMBER, "step %.1f us (%.1f/%d); done %.1f of %.1f us; busbw %.1f GB/s",
+		       l->step_us, l->time_us, l->nsteps, s * l->step_us, l->time_us, l->busbw);
+	if (s < l->nsteps)
+		cellbuf_printf(c, 1, 3, c->w - 2, ROLE_DIM, "this step: %ld of %d sends cross the network; a cell: rank r has c's block",
+			       a2a_network_sends(l, s), l->n);
+	else
+		cellbuf_printf(c, 1, 3, c->w - 2, ROLE_DIM, "done: every rank holds a block from every rank");
+	cellbuf_printf(c, 1, 4, c->w - 2, ROLE_HEADING, "rank      from ranks 0..%d%s", cols - 1, cols < l->n ? " (the first)" : "");
+	for (r = 0; r < rows; r++, y++) {
+		int to = (r + s + 1) % l->n;
+		bool net = l->nodes > 1 && r / l->ppn != to / l->ppn;
+		cellbuf_printf(c, 1, y, 9, ROLE_NORMAL, "%6d", r);
+		for (k = 0; k < cols; k++)
+			cellbuf_put(c, gx + k, y, a2a_has(l, s, r, k) ? (c->ascii ? '#' : 0x2588) : (c->ascii ? '.' : 0xB7),
+				    ROLE_NORMAL);
+		if (s < l->nsteps)
+			cellbuf_printf(c, gx + cols + 1, y, c->w - gx - cols - 2, net ? ROLE_WARNING : ROLE_DIM, "%s rank %d%s",
+				       c->ascii ? "->" : "→", to, net ? " net" : "");
+	}
+	if (rows < l->n && y < c->h - 1)
+		cellbuf_printf(c, 1, y, c->w - 2, ROLE_DIM, "ranks %d..%d below: the same pattern", rows, l->n - 1);
+}
+
 static void draw_congestion(const struct app *app, struct cellbuf *c)
 {
 	const struct congestion_lesson *g = &app->cong;
@@ -518,11 +599,23 @@ static void draw_teach(const struct app *app, struct cellbuf *c)
 			cellbuf_text(c, 1, 2 + i, c->w - 2, ROLE_NORMAL, app->formulas.line[i]);
 		return;
 	}
-	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: Ring %s, step %d of %d, %s%s (f: formulas)",
-		       teach_labels[l->coll], app->teach_step, l->nsteps,
-		       app->teach_step == l->nsteps ? "done" : ring_phase(l, app->teach_step),
-		       app->teach_play ? app->teach_play > 0 ? ", playing" : ", playing backwards" : "");
-	draw_teach_steps(app, c);
+	{
+		const char *play = app->teach_play ? app->teach_play > 0 ? ", playing" : ", playing backwards" : "";
+		int st = app->teach_step, n = app->teach_steps;
+		if (app->teach_anim == ANIM_TREE) {
+			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: Tree AllReduce, step %d of %d, %s%s (g: algorithm)", st,
+				       n, st == n ? "done" : st < app->tree.depth ? "reduce up" : "broadcast down", play);
+			draw_teach_tree(app, c);
+		} else if (app->teach_anim == ANIM_A2A) {
+			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: AllToAll, step %d of %d%s%s", st, n,
+				       st == n ? ", done" : "", play);
+			draw_teach_a2a(app, c);
+		} else {
+			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: Ring %s, step %d of %d, %s%s (f: formulas)",
+				       teach_labels[l->coll], st, n, st == n ? "done" : ring_phase(l, st), play);
+			draw_teach_steps(app, c);
+		}
+	}
 }
 
 /* The lesson's page over the canvas; the metrics panel stays in view and follows it. */
