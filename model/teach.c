@@ -357,3 +357,32 @@ long a2a_network_sends(const struct a2a_lesson *l, int s)
 		inside += (long)l->nodes * (k - (l->n - l->ppn));
 	return l->n - inside;
 }
+
+/* ---- NVLS ---------------------------------------------------------------------------------- */
+
+bool nvls_lesson_build(const struct metrics *m, struct nvls_lesson *out, char *why, size_t whysz)
+{
+	const struct coll_result *cr = &m->colls[COLL_ALLREDUCE];
+	const struct algo_result *r = &cr->algo[UA_NVLS];
+	memset(out, 0, sizeof *out);
+	if (!r->available) {
+		snprintf(why, whysz, "NVLS is not used here: %s",
+			 r->reason ? r->reason : "it needs NVSwitch with NVLink SHARP (H100 and later)");
+		return false;
+	}
+	out->ppn = m->nccl.node.ppn > 0 ? m->nccl.node.ppn : 1;
+	out->nodes = cr->nodes;
+	out->bytes = cr->bytes;
+	out->slice = cr->bytes / out->ppn;
+	out->time_us = r->time_us;
+	out->step_us = r->time_us / 2;
+	out->busbw = r->busbw_GBps;
+	return true;
+}
+
+int nvls_have(const struct nvls_lesson *l, int s, int g, int c)
+{
+	if (s >= 2 || (s == 1 && g == c))
+		return l->ppn;
+	return 1;
+}

@@ -101,6 +101,19 @@ bool a2a_has(const struct a2a_lesson *l, int s, int r, int c);
 /* Ranks whose sends at step s (0-based) cross the network. */
 long a2a_network_sends(const struct a2a_lesson *l, int s);
 
+/* NVLS AllReduce inside a node: each GPU reads its 1/ppn slice through the NVSwitch, which
+ * adds the ppn copies as they pass (a reduce-scatter done by the switch), then writes the
+ * summed slice once to a multicast address and the switch copies it to every GPU. Two
+ * steps; across nodes NCCL joins the nodes' switches with a tree (NVLSTree). The model's
+ * time is split evenly over the two steps. */
+struct nvls_lesson {
+	int ppn, nodes;
+	double bytes, slice, time_us, step_us, busbw;
+};
+bool nvls_lesson_build(const struct metrics *m, struct nvls_lesson *out, char *why, size_t whysz);
+/* What GPU g holds of slice c after s steps (0, 1 or 2): 1 its own data, ppn the full sum. */
+int nvls_have(const struct nvls_lesson *l, int s, int g, int c);
+
 #define FORMULA_LINES 16
 struct formulas {
 	int n;

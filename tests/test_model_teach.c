@@ -302,3 +302,16 @@ Test(teach, alltoall_network_sends_match_a_count)
 			cr_assert(a2a_has(&l, l.nsteps, 0, l.n - 1) || l.n == 1);
 		}
 }
+
+Test(teach, nvls_reduces_in_the_switch_then_multicasts)
+{
+	struct nvls_lesson l = { 0 };
+	int g, c;
+	l.ppn = 8;
+	for (g = 0; g < 8; g++)
+		for (c = 0; c < 8; c++) {
+			cr_assert_eq(nvls_have(&l, 0, g, c), 1, "own data first");
+			cr_assert_eq(nvls_have(&l, 1, g, c), g == c ? 8 : 1, "GPU g holds the sum of slice g");
+			cr_assert_eq(nvls_have(&l, 2, g, c), 8, "then every GPU holds every sum");
+		}
+}

@@ -175,6 +175,10 @@ Test(screen, teach_tree_32_nodes) { screen_case("share/examples/dgx-h100-1su.yam
 Test(screen, teach_alltoall_first) { screen_case("share/examples/pcie-box.yaml", "vvv\nt", 80, 24, "teach-a2a-first-80x24"); }
 Test(screen, teach_alltoall_middle) { screen_case(NULL, "vvv\nt\n<Space><Space><Space><Space><Space><Space><Space><Space>", 80, 24, "teach-a2a-middle-80x24"); }
 Test(screen, teach_alltoall_last) { screen_case("share/examples/pcie-box.yaml", "vvv\nt\n$", 80, 24, "teach-a2a-last-80x24"); }
+Test(screen, teach_nvls_first) { screen_case("share/examples/dgx-h100-1su.yaml", "ggg\nt", 80, 24, "teach-nvls-first-80x24"); }
+Test(screen, teach_nvls_middle) { screen_case("share/examples/dgx-h100-1su.yaml", "ggg\nt\n<Space>", 80, 24, "teach-nvls-middle-80x24"); }
+Test(screen, teach_nvls_last) { screen_case("share/examples/dgx-h100-1su.yaml", "ggg\nt\n$", 80, 24, "teach-nvls-last-80x24"); }
+Test(screen, teach_nvls_off_says_why) { screen_case(NULL, "ggg\nt", 80, 24, "teach-nvls-off-80x24"); }
 Test(screen, teach_congestion) { screen_case(NULL, "t\nc", 80, 24, "teach-congestion-80x24"); }
 Test(screen, teach_congestion_redrawn) { screen_case(NULL, "t\nrrr", 80, 24, "teach-congestion-seed4-80x24"); }
 

@@ -297,8 +297,13 @@ void app_recompute(struct app *app)
 	}
 	compare_refresh(app);
 	app->teach_anim = app->pattern == COLL_ALLTOALL ? ANIM_A2A
-			  : app->pattern == COLL_ALLREDUCE && app->algo_view == UA_TREE ? ANIM_TREE : ANIM_RING;
-	if (app->teach_anim == ANIM_A2A) {
+			  : app->pattern != COLL_ALLREDUCE ? ANIM_RING
+			  : app->algo_view == UA_TREE ? ANIM_TREE
+			  : app->algo_view == UA_NVLS ? ANIM_NVLS : ANIM_RING;
+	if (app->teach_anim == ANIM_NVLS) {
+		app->lesson_ok = nvls_lesson_build(&app->metrics, &app->nvls, app->lesson_why, sizeof app->lesson_why);
+		app->teach_steps = 2;
+	} else if (app->teach_anim == ANIM_A2A) {
 		app->lesson_ok = a2a_lesson_build(&app->metrics, &app->a2a, app->lesson_why, sizeof app->lesson_why);
 		app->teach_steps = app->a2a.nsteps;
 	} else if (app->teach_anim == ANIM_TREE) {

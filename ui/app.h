@@ -153,7 +153,7 @@ struct form {
 enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE };
 enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 enum teach_page { TEACH_STEPS, TEACH_FORMULAS, TEACH_CONGESTION };
-enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A };
+enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A, ANIM_NVLS };
 
 struct app {
 	struct design design;
@@ -216,6 +216,7 @@ struct app {
 	struct ring_lesson lesson;
 	struct tree_lesson tree;
 	struct a2a_lesson a2a;
+	struct nvls_lesson nvls;
 	struct formulas formulas;
 	int teach_step;               /* steps done, 0..lesson.nsteps */
 	int teach_page;               /* enum teach_page */

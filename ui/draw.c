@@ -542,6 +542,30 @@ static void draw_teach_a2a(const struct app *app, struct cellbuf *c)
 		cellbuf_printf(c, 1, y, c->w - 2, ROLE_DIM, "ranks %d..%d below: the same pattern", rows, l->n - 1);
 }
 
+static void draw_teach_nvls(const struct app *app, struct cellbuf *c)
+{
+	const struct nvls_lesson *l = &app->nvls;
+	static const char *const what[] = { "each GPU holds its own data",
+					    "each GPU read its slice through the switch, which added the copies",
+					    "each GPU wrote its summed slice once; the switch copied it to all" };
+	struct ring_lesson glyphs = { 0 };
+	char sz[32], sl[32];
+	int s = app->teach_step, y = 5, g, k, gx = 11, rows = c->h - 1 - y - 1 < l->ppn ? c->h - 1 - y - 1 : l->ppn;
+	glyphs.n = l->ppn;
+	cellbuf_printf(c, 1, 1, c->w - 2, ROLE_NORMAL, "%d GPUs on one NVSwitch, S=%s, slices of %s%s", l->ppn,
+		       format_size(l->bytes, sz, sizeof sz), format_size(l->slice, sl, sizeof sl),
+		       l->nodes > 1 ? "; the part between nodes is not shown" : "");
+	cellbuf_printf(c, 1, 2, c->w - 2, ROLE_NUMBER, "step %.1f us (%.1f/2); done %.1f of %.1f us; busbw %.1f GB/s", l->step_us,
+		       l->time_us, s * l->step_us, l->time_us, l->busbw);
+	cellbuf_printf(c, 1, 3, c->w - 2, ROLE_DIM, "%s", what[s < 2 ? s : 2]);
+	cellbuf_printf(c, 1, 4, c->w - 2, ROLE_HEADING, "GPU       slices 0..%d", l->ppn - 1);
+	for (g = 0; g < rows; g++, y++) {
+		cellbuf_printf(c, 1, y, 9, ROLE_NORMAL, "%6d", g);
+		for (k = 0; k < l->ppn && gx + k < c->w - 1; k++)
+			cellbuf_put(c, gx + k, y, chunk_glyph(&glyphs, nvls_have(l, s, g, k), c->ascii), ROLE_NORMAL);
+	}
+}
+
 static void draw_congestion(const struct app *app, struct cellbuf *c)
 {
 	const struct congestion_lesson *g = &app->cong;
@@ -585,8 +609,8 @@ static void draw_teach(const struct app *app, struct cellbuf *c)
 	int i;
 	cellbuf_fill(c, 0, 0, c->w, c->h, ROLE_NORMAL);
 	if (!app->lesson_ok) {
-		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach (Esc back, v pattern)");
-		cellbuf_printf(c, 1, 2, c->w - 2, ROLE_WARNING, "%s", app->lesson_why);
+		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach (Esc back, v pattern, g algorithm)");
+		cellbuf_wrap(c, 1, 2, c->w - 2, 4, ROLE_WARNING, app->lesson_why);
 		return;
 	}
 	if (app->teach_page == TEACH_CONGESTION) {
@@ -606,6 +630,10 @@ static void draw_teach(const struct app *app, struct cellbuf *c)
 			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: Tree AllReduce, step %d of %d, %s%s (g: algorithm)", st,
 				       n, st == n ? "done" : st < app->tree.depth ? "reduce up" : "broadcast down", play);
 			draw_teach_tree(app, c);
+		} else if (app->teach_anim == ANIM_NVLS) {
+			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: NVLS AllReduce, step %d of 2, %s%s (g: algorithm)", st,
+				       st == 0 ? "reduce in the switch" : st == 1 ? "multicast" : "done", play);
+			draw_teach_nvls(app, c);
 		} else if (app->teach_anim == ANIM_A2A) {
 			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: AllToAll, step %d of %d%s%s", st, n,
 				       st == n ? ", done" : "", play);
