@@ -315,3 +315,24 @@ Test(teach, nvls_reduces_in_the_switch_then_multicasts)
 			cr_assert_eq(nvls_have(&l, 2, g, c), 8, "then every GPU holds every sum");
 		}
 }
+
+/* Tree and AllToAll: their steps add up to the model's time too. */
+Test(teach, tree_and_alltoall_steps_add_up)
+{
+	struct design d;
+	struct tree_lesson t;
+	struct a2a_lesson a;
+	char why[200];
+	fx_reference(&d);
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert(tree_lesson_build(&m, &t, why, sizeof why), "%s", why);
+	cr_assert_eq(t.k, 4);
+	cr_assert_eq(t.root, 4, "the root of 4 nodes is position 4 (node 3)");
+	cr_assert_eq(t.depth, 2);
+	cr_assert_float_eq(t.step_us * t.nsteps, m.colls[COLL_ALLREDUCE].algo[UA_TREE].time_us, 1e-6);
+	cr_assert(a2a_lesson_build(&m, &a, why, sizeof why), "%s", why);
+	cr_assert_eq(a.nsteps, 31);
+	cr_assert_float_eq(a.step_us * a.nsteps, m.colls[COLL_ALLTOALL].algo[UA_P2P].time_us, 1e-6);
+	cr_assert_float_eq(a.block, GiB / 32, 1e-6);
+	design_free(&d);
+}

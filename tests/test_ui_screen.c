@@ -178,6 +178,15 @@ Test(screen, teach_alltoall_last) { screen_case("share/examples/pcie-box.yaml", 
 Test(screen, teach_nvls_first) { screen_case("share/examples/dgx-h100-1su.yaml", "ggg\nt", 80, 24, "teach-nvls-first-80x24"); }
 Test(screen, teach_nvls_middle) { screen_case("share/examples/dgx-h100-1su.yaml", "ggg\nt\n<Space>", 80, 24, "teach-nvls-middle-80x24"); }
 Test(screen, teach_nvls_last) { screen_case("share/examples/dgx-h100-1su.yaml", "ggg\nt\n$", 80, 24, "teach-nvls-last-80x24"); }
+Test(screen, teach_nvls_steps_add_up)
+{
+	open_app("share/examples/dgx-h100-1su.yaml");
+	free(screen("ggg\nt", 80, 24));
+	cr_assert_eq(app.teach_anim, ANIM_NVLS);
+	cr_assert(app.lesson_ok, "%s", app.lesson_why);
+	cr_assert_float_eq(app.nvls.step_us * app.teach_steps, app.metrics.colls[COLL_ALLREDUCE].algo[UA_NVLS].time_us, 1e-6);
+	app_free(&app);
+}
 Test(screen, teach_nvls_off_says_why) { screen_case(NULL, "ggg\nt", 80, 24, "teach-nvls-off-80x24"); }
 Test(screen, teach_congestion) { screen_case(NULL, "t\nc", 80, 24, "teach-congestion-80x24"); }
 Test(screen, teach_congestion_redrawn) { screen_case(NULL, "t\nrrr", 80, 24, "teach-congestion-seed4-80x24"); }

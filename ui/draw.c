@@ -583,13 +583,20 @@ static void draw_congestion(const struct app *app, struct cellbuf *c)
 				 : "here they are spread evenly (LAG, adaptive routing, rails); a hash would give:");
 	shown = g->links < CONG_MAX_LINKS ? g->links : CONG_MAX_LINKS;
 	for (k = 0; k < shown && y < c->h - 6; k++, y++) {
-		int j, n = g->load[k], bar = n < c->w - 48 ? n : c->w - 48;
+		int j, n = g->load[k], cap = c->w >= 60 ? 10 : c->w - 48, bar = n < cap ? n : cap;
 		bool busiest = n == g->max_load;
 		cellbuf_printf(c, 2, y, 10, ROLE_NORMAL, "link %d", k);
 		for (j = 0; j < bar; j++)
 			cellbuf_put(c, 12 + j, y, c->ascii ? '#' : 0x25A0, busiest ? ROLE_WARNING : ROLE_NUMBER);
-		cellbuf_printf(c, 13 + bar, y, c->w - 14 - bar, busiest ? ROLE_WARNING : ROLE_DIM, "%d flow%s%s", n,
-			       n == 1 ? "" : "s", !busiest ? "" : g->hashed ? ": the busiest, it paces the ring" : ": the busiest");
+		cellbuf_printf(c, 13 + bar, y, 24, busiest ? ROLE_WARNING : ROLE_DIM, "%d flow%s%s", n, n == 1 ? "" : "s",
+			       busiest ? ", the busiest" : "");
+		if (c->w >= 60) { /* the same links with the connections spread evenly (LAG, adaptive routing) */
+			int even = g->flows / g->links + (k < g->flows % g->links), e = even < c->w - 60 ? even : c->w - 60;
+			cellbuf_printf(c, 40, y, 8, ROLE_DIM, "spread:");
+			for (j = 0; j < e; j++)
+				cellbuf_put(c, 48 + j, y, c->ascii ? '#' : 0x25A0, ROLE_NUMBER);
+			cellbuf_printf(c, 49 + e, y, c->w - 50 - e, ROLE_DIM, "%d", even);
+		}
 	}
 	if (k < g->links && y < c->h - 6)
 		cellbuf_printf(c, 2, y++, c->w - 4, ROLE_DIM, "... %d more links", g->links - k);
