@@ -249,21 +249,24 @@ int tree_node_depth(int k, int p)
 	return d;
 }
 
+/* In-order numbering: the subtree of p (lowbit b) is the interval [p-b+1, p+b-1], cut at k. */
 int tree_subtree(int k, int p)
 {
-	int l, r;
-	tree_children(k, p, &l, &r);
-	return 1 + (l ? tree_subtree(k, l) : 0) + (r ? tree_subtree(k, r) : 0);
+	int b = lowbit(p), hi = p + b - 1 < k ? p + b - 1 : k;
+	return hi - (p - b + 1) + 1;
 }
 
-/* The height below p: the longest way down to a leaf. */
+/* The height below p: its left subtree is always whole (it lies below p), so log2 of its
+ * lowest set bit; the cut right side is never deeper. */
 static int below(int k, int p)
 {
-	int l, r, hl, hr;
-	tree_children(k, p, &l, &r);
-	hl = l ? 1 + below(k, l) : 0;
-	hr = r ? 1 + below(k, r) : 0;
-	return hl > hr ? hl : hr;
+	int b = lowbit(p), h = 0;
+	(void)k;
+	while (b > 1) {
+		b /= 2;
+		h++;
+	}
+	return h;
 }
 
 bool tree_lesson_build(const struct metrics *m, struct tree_lesson *out, char *why, size_t whysz)

@@ -123,11 +123,11 @@ int main(void)
 		return 1;
 	}
 	printf("ncfabric bench (catalog: %s)\n", src);
-	printf("%9s %7s %8s %14s %14s %12s %12s %11s %10s\n", "GPUs", "groups", "bundles", "recompute_us", "sweep25_us",
-	       "place_us", "paint_us", "check", "maxrss_KB");
+	printf("%9s %7s %8s %14s %14s %12s %12s %10s %10s %11s %10s\n", "GPUs", "groups", "bundles", "recompute_us",
+	       "sweep25_us", "place_us", "paint_us", "edit_us", "teach_us", "check", "maxrss_KB");
 	for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
 		struct design d;
-		double t_full[31], t_sweep[31], t_place[31], t_paint[31], bytes[32];
+		double t_full[31], t_sweep[31], t_place[31], t_paint[31], t_edit[31], t_teach[31], bytes[32];
 		static struct app app;
 		struct design copy;
 		struct cellbuf cb;
@@ -167,12 +167,30 @@ int main(void)
 			app_draw(&app, &cb);
 			t_paint[k] = now_us() - t0;
 		}
+		/* What every edit costs in the designer: the model, the check, the inventory, the
+		 * busbw plot, the teaching view's lessons. */
+		for (k = 0; k < runs; k++) {
+			double t0 = now_us();
+			app_recompute(&app);
+			t_edit[k] = now_us() - t0;
+		}
+		/* A frame of the teaching view on Tree AllReduce (the largest tree of the design). */
+		app.mode = MODE_TEACH;
+		app.algo_view = UA_TREE;
+		app_recompute(&app);
+		app.teach_step = app.teach_steps / 2;
+		for (k = 0; k < runs; k++) {
+			double t0 = now_us();
+			app_draw(&app, &cb);
+			t_teach[k] = now_us() - t0;
+		}
 		cellbuf_free(&cb);
 		app_free(&app);
 		getrusage(RUSAGE_SELF, &ru);
-		printf("%9d %7zu %8zu %14.1f %14.1f %12.1f %12.1f %11s %10ld\n", m.fabric.gpus,
+		printf("%9d %7zu %8zu %14.1f %14.1f %12.1f %12.1f %10.1f %10.1f %11s %10ld\n", m.fabric.gpus,
 		       d.servers.n + d.switches.n + d.domains.n, d.bundles.n, median(t_full, runs), median(t_sweep, runs),
-		       median(t_place, runs), median(t_paint, runs), problems.n_errors ? "ERRORS" : "ok", ru.ru_maxrss);
+		       median(t_place, runs), median(t_paint, runs), median(t_edit, runs), median(t_teach, runs),
+		       problems.n_errors ? "ERRORS" : "ok", ru.ru_maxrss);
 		if (problems.n_errors)
 			fprintf(stderr, "  %s\n", diag_get(&problems, 0)->msg);
 		diag_free(&problems);
@@ -181,7 +199,8 @@ int main(void)
 	}
 	printf("recompute: fabric + NCCL model + 5 patterns x 6 algorithms at 1G + workload and scaling curve\n");
 	printf("sweep25: 5 patterns at 25 sizes from 8 B to 16 GiB; place: canvas placement at 200x60;\n");
-	printf("paint: one frame of the designer at 200x60 into its cell buffer (curses then sends the difference)\n");
+	printf("paint: one frame of the designer at 200x60 into its cell buffer (curses then sends the difference);\n");
+	printf("edit: the designer's whole recompute after an edit; teach: a frame of the Tree teaching view\n");
 	catalog_free(&cat);
 	return 0;
 }
