@@ -892,18 +892,27 @@ static unsigned save_to(struct app *app, const char *path)
 	return say(app, false, "saved %s", app->file);
 }
 
+/* Load path into *out; on failure say why with its position (the design on screen stays). */
+static bool load_or_say(struct app *app, const char *path, struct design *out)
+{
+	struct ncf_diag diag = { 0 };
+	bool ok = design_load_file(path, app->shipped, out, &diag);
+	if (!ok) {
+		const struct ncf_problem *p = diag_count(&diag) ? diag_get(&diag, 0) : NULL;
+		if (p && p->line)
+			say(app, true, "%s:%d:%d: %s (nothing changed)", path, p->line, p->col, p->msg);
+		else
+			say(app, true, "%s: %s (nothing changed)", path, p ? p->msg : "cannot load");
+	}
+	diag_free(&diag);
+	return ok;
+}
+
 static unsigned open_file(struct app *app, const char *path)
 {
 	struct design nd;
-	struct ncf_diag diag = { 0 };
-	if (!design_load_file(path, app->shipped, &nd, &diag)) {
-		const struct ncf_problem *p = diag_count(&diag) ? diag_get(&diag, 0) : NULL;
-		unsigned c = p && p->line ? say(app, true, "%s:%d:%d: %s (nothing changed)", path, p->line, p->col, p->msg)
-					  : say(app, true, "%s: %s (nothing changed)", path, p ? p->msg : "cannot load");
-		diag_free(&diag);
-		return c;
-	}
-	diag_free(&diag);
+	if (!load_or_say(app, path, &nd))
+		return CHG_VIEW;
 	ed_replace(&app->ed, &nd);
 	snprintf(app->file, sizeof app->file, "%s", path);
 	mark_saved(app);
@@ -1011,15 +1020,8 @@ static unsigned compare_command(struct app *app, const char *cmd, const char *fi
 		return app_run(app, ACT_COMPARE);
 	}
 	if (file) {
-		struct ncf_diag diag = { 0 };
-		if (!design_load_file(file, app->shipped, &a, &diag)) {
-			const struct ncf_problem *p = diag_count(&diag) ? diag_get(&diag, 0) : NULL;
-			unsigned c = p && p->line ? say(app, true, "%s:%d:%d: %s (nothing changed)", file, p->line, p->col, p->msg)
-						  : say(app, true, "%s: %s (nothing changed)", file, p ? p->msg : "cannot load");
-			diag_free(&diag);
-			return c;
-		}
-		diag_free(&diag);
+		if (!load_or_say(app, file, &a))
+			return CHG_VIEW;
 		snprintf(app->pin_label, sizeof app->pin_label, "%s (%.1000s)", a.name, file);
 	} else {
 		design_copy(&a, &app->design);
