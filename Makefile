@@ -171,7 +171,10 @@ fuzz-seeds: all
 	@for f in share/examples/*.yaml; do $(BUILD)/ncfabric export $$f --format json \
 	  -o $(FUZZ_BUILD)/seeds/design_json/$$(basename $$f .yaml).json; done
 	@cp tests/data/bad/*.json $(FUZZ_BUILD)/seeds/design_json/
-	@(printf 'Y'; cat share/catalog.yaml) > $(FUZZ_BUILD)/seeds/catalog/catalog.yaml
+	@# the first byte picks the format: even YAML, odd JSON
+	@(printf 'X'; cat share/catalog.yaml) > $(FUZZ_BUILD)/seeds/catalog/catalog.yaml
+	@(printf 'Y'; python3 -c 'import json,sys,yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)' \
+	  share/catalog.yaml 2>/dev/null) > $(FUZZ_BUILD)/seeds/catalog/catalog.json || rm -f $(FUZZ_BUILD)/seeds/catalog/catalog.json
 	@cp tests/data/nccl/*.log $(FUZZ_BUILD)/seeds/nccltests/
 	@i=0; for s in units=4 servers=64 oversubscription=2 wiring=tor generation=xdr k=8 pods=3 gpu=b200 \
 	  leaf=sn5600 nics=2 racks=4 1G 128K 16g; do i=$$((i+1)); printf '\00%s' "$$s" > $(FUZZ_BUILD)/seeds/set/s$$i; done
