@@ -1442,7 +1442,7 @@ unsigned app_run(struct app *app, enum action a)
 		app->mode = MODE_TEACH;
 		if (!app->lesson_ok)
 			return say(app, true, "%s (v changes the pattern)", app->lesson_why);
-		return say(app, false, "Space steps, p plays, f shows the formulas, v changes the pattern");
+		return say(app, false, "Space steps, p plays, f formulas, c congestion, v pattern, g algorithm, ? keys");
 	case ACT_STEP_NEXT:
 	case ACT_STEP_PREV:
 		app->teach_play = 0;
