@@ -138,6 +138,10 @@ Test(screen, compare_follows_edits)
 	free(screen(":pin", 80, 24));
 	cr_assert(app.pinned);
 	cr_assert_eq(app.cmp_changes.n, 0);
+	free(screen(":size 1M", 80, 24)); /* A's numbers follow the size too: the same design, the same rows */
+	for (int k = 0; k < app.cmp_n; k++)
+		cr_assert_float_eq(app.cmp_a[k].value, app.cmp_b[k].value, 1e-9, "%s at 1M", app.cmp_a[k].key);
+	free(screen(":size 1G", 80, 24));
 	free(screen("i\n++++\n<Esc>", 80, 24));
 	cr_assert_eq(app.cmp_changes.n, 2, "the NIC count and the bundle's links");
 	t = screen("C", 80, 24);

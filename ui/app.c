@@ -265,12 +265,17 @@ static void compare_refresh(struct app *app)
 {
 	struct catalog cat;
 	app->cmp_changes.n = 0;
-	app->cmp_n = 0;
-	if (!app->pinned)
+	if (!app->pinned) {
+		app->cmp_n = 0;
+		app->cmp_bytes = 0;
 		return;
-	design_catalog(&app->pin, app->shipped, &cat);
-	app->cmp_n = headlines_of(&app->pin, &cat, app->bytes, app->cmp_a, HEADLINES_MAX);
-	catalog_free(&cat);
+	}
+	if (app->cmp_bytes != app->bytes) { /* A does not change with B's edits: only with the size */
+		design_catalog(&app->pin, app->shipped, &cat);
+		app->cmp_n = headlines_of(&app->pin, &cat, app->bytes, app->cmp_a, HEADLINES_MAX);
+		catalog_free(&cat);
+		app->cmp_bytes = app->bytes;
+	}
 	headlines_collect(&app->inv, &app->metrics, app->design.job.algo, app->cmp_b, HEADLINES_MAX);
 	design_diff(&app->pin, &app->design, &app->cmp_changes);
 }
@@ -1031,6 +1036,7 @@ static unsigned compare_command(struct app *app, const char *cmd, const char *fi
 		design_free(&app->pin);
 	app->pin = a;
 	app->pinned = true;
+	app->cmp_bytes = 0; /* a new A */
 	compare_refresh(app);
 	if (file)
 		return app_run(app, ACT_COMPARE);

@@ -205,6 +205,7 @@ struct app {
 	struct design pin;
 	char pin_label[1100];
 	int cmp_n;                    /* headline rows, recomputed with the model */
+	double cmp_bytes;             /* the size A's rows were computed at; 0: none yet */
 	struct headline cmp_a[HEADLINES_MAX], cmp_b[HEADLINES_MAX];
 	struct vec cmp_changes;       /* struct design_change, A -> B */
 	/* Teaching view: the ring of the pattern shown, recomputed with the model. */
