@@ -2,6 +2,8 @@
 # The real binary in a real terminal (tmux, detached, fixed size). Polls the screen for
 # the expected text instead of sleeping a fixed time. Closes with "N passed, N failed".
 BIN=${NCF_BIN:-build/ncfabric}
+# An absolute path: the sessions start in a temporary directory.
+case $BIN in /*) ;; *) BIN="$(pwd)/$BIN" ;; esac
 pass=0
 fail=0
 if ! command -v tmux >/dev/null 2>&1; then
@@ -40,11 +42,12 @@ gone() {
 	fail=$((fail + 1))
 	echo "[FAIL] $1: still running"
 }
-start() { T new-session -d -s ncf -x "$1" -y "$2" "cd $TMP && HOME=$TMP TERM=xterm-256color $3"; }
+# A UTF-8 locale of its own: the checks below look for box-drawing characters.
+start() { T new-session -d -s ncf -x "$1" -y "$2" "cd $TMP && HOME=$TMP LC_ALL=C.UTF-8 TERM=xterm-256color $3"; }
 
 # The default design: change the NIC count inside the server group, see busbw change,
 # undo, save under a name, quit.
-start 80 24 "$OLDPWD/$BIN"
+start 80 24 "$BIN"
 check "opens the default design" "reference-case"
 check "shows AllReduce busbw" "Ring         28.0"
 T send-keys -t ncf "i"
@@ -76,7 +79,7 @@ T send-keys -t ncf "q"
 gone "q quits a saved design"
 
 # Resize live: a larger terminal moves the metrics to the side.
-start 80 24 "$OLDPWD/$BIN $TMP/d.yaml"
+start 80 24 "$BIN $TMP/d.yaml"
 check "opens the saved file" "d.yaml"
 T resize-window -t ncf -x 160 -y 48 2>/dev/null || T resize-pane -t ncf -x 160 -y 48
 check "resized: metrics beside the canvas" "┐┌─ metrics"
@@ -84,7 +87,7 @@ T send-keys -t ncf "q"
 gone "q quits"
 
 # A large terminal from the start: the metrics beside the canvas, the design centred.
-start 200 60 "$OLDPWD/$BIN $TMP/d.yaml"
+start 200 60 "$BIN $TMP/d.yaml"
 check "opens at 200x60" "┐┌─ metrics"
 check "the blocks are placed for 200x60" "                                                                   ┌────────────────┐"
 T send-keys -t ncf "q"
@@ -92,7 +95,7 @@ gone "q quits at 200x60"
 
 # SIGHUP (the SSH connection drops) during an unsaved edit leaves a recovery file that
 # the next start offers.
-start 100 30 "$OLDPWD/$BIN $TMP/d.yaml"
+start 100 30 "$BIN $TMP/d.yaml"
 check "opens again" "d.yaml"
 T send-keys -t ncf "+"
 check "unsaved edit" "[modified]"
@@ -101,7 +104,7 @@ i=0
 while [ $i -lt 100 ] && [ ! -f "$TMP/d.yaml.recover" ]; do sleep 0.05; i=$((i + 1)); done
 if grep -q "count: 6" "$TMP/d.yaml.recover" 2>/dev/null; then pass=$((pass + 1)); echo "[PASS] SIGHUP writes the recovery file"
 else fail=$((fail + 1)); echo "[FAIL] SIGHUP writes the recovery file"; fi
-start 100 30 "$OLDPWD/$BIN $TMP/d.yaml"
+start 100 30 "$BIN $TMP/d.yaml"
 check "the next start offers it" "A recovery file holds unsaved work"
 T send-keys -t ncf "y"
 check "restored, not yet saved" "[modified]"
