@@ -1,5 +1,6 @@
 #define _XOPEN_SOURCE 700
 #include "io/design_io.h"
+#include "model/topo.h"
 #include "io/codec.h"
 #include "model/alloc.h"
 #include <errno.h>
@@ -85,6 +86,8 @@ bool design_load_text(const char *buf, size_t len, enum file_format fmt, const s
 	mark = diag_count(diag);
 	design_catalog(&d, shipped, &cat);
 	errors = design_check(&d, &cat, diag);
+	if (!errors)
+		topo_check(&d, &cat, diag);
 	catalog_free(&cat);
 	locate(diag, mark, root);
 	tnode_free(root);

@@ -65,11 +65,6 @@ static bool astra(const struct design *d, const struct catalog *cat, const char 
 				 switch_role_names[f->tiers[t].role], f->tiers[t].ratio);
 			return false;
 		}
-	if (f->edge_hashed) {
-		snprintf(err, errsz, "ASTRA-sim's analytical backend has no hashing collisions: this design's nodes hash flows onto %d links",
-			 f->ports);
-		return false;
-	}
 	G = f->node.ppn;
 	n = f->node.nnodes;
 	intra = f->node.nvl > 0 ? f->node.nvl : f->node.pci_intra;

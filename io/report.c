@@ -208,16 +208,19 @@ static void report_model_text(FILE *out, const struct report_in *r)
 		f->domain_node ? "" : "", f->gpus, f->node.nnodes, f->node.nnodes == 1 ? "" : "s");
 	if (f->ports)
 		fprintf(out, "  network ceiling  %.1f GB/s per node (%d x %d Gb/s%s)\n", f->node_ceiling_GBps, f->ports,
-			f->port_gbps, f->slot_GBps > 0 && f->slot_GBps < f->port_GBps * f->ports / (f->node.cards ? f->node.cards : 1)
+			f->port_gbps, f->slot_GBps > 0 && f->slot_GBps < f->port_GBps * f->ports / (f->cards ? f->cards : 1)
 					      ? ", PCIe-limited" : "");
 	if (f->node.nvl > 0)
 		fprintf(out, "  NVLink           %.1f GB/s per GPU as NCCL counts it (%.0f GB/s line rate)\n", f->node.nvl,
 			f->nvlink_GBps);
 	for (i = 0; i < f->ntiers; i++) {
 		const struct tier *t = &f->tiers[i];
-		fprintf(out, "  %-16s %s (%.0f down, %.0f up GB/s per switch; %.3g nodes under one)\n",
-			switch_role_names[t->role], ratio_text(t->ratio, buf, sizeof buf), t->down_GBps, t->up_GBps,
-			t->nodes_under);
+		char label[80];
+		snprintf(label, sizeof label, "%s '%s'", switch_role_names[t->role], t->group);
+		fprintf(out, "  %-16s %s (%.0f down, %.0f up GB/s per switch; %.3g nodes under one%s)\n", label,
+			t->peer ? "peer-linked" : ratio_text(t->ratio, buf, sizeof buf), t->down_GBps, t->up_GBps,
+			t->nodes_under, t->hash == HASH_ECMP ? "; static ECMP" : t->hash == HASH_IB_STATIC ? "; static routing" :
+					  t->hash == HASH_FLUID ? "; adaptive" : "");
 	}
 	if (f->gpus_per_link > 0)
 		fprintf(out, "  GPUs per link    %.3g:1 (GPUs : cross-server links)\n", f->gpus_per_link);
@@ -245,13 +248,18 @@ static void report_model_text(FILE *out, const struct report_in *r)
 		}
 		for (u = 0; u < UA_COUNT && first; u++)
 			;
-		if (first)
-			fprintf(out, "  %-14s none: %s\n", coll_names[c], cr->algo[UA_RING].reason ? cr->algo[UA_RING].reason : "");
+		if (first) {
+			const struct algo_result *a0 = &cr->algo[c == COLL_ALLTOALL || c == COLL_SENDRECV ? UA_P2P : UA_RING];
+			fprintf(out, "  %-14s none: %s%s%s\n", coll_names[c], a0->reason ? a0->reason : "",
+				a0->loss.unroutable ? ": " : "", a0->loss.unroutable ? a0->loss.why : "");
+		}
 	}
 	for (u = 0, i = 0; u < UA_P2P; u++)
 		if (!m->colls[COLL_ALLREDUCE].algo[u].available)
-			fprintf(out, "%s    %-9s %s\n", i++ ? "" : "  not available for allreduce:\n", ualgo_names[u],
-				m->colls[COLL_ALLREDUCE].algo[u].reason);
+			fprintf(out, "%s    %-9s %s%s%s\n", i++ ? "" : "  not available for allreduce:\n", ualgo_names[u],
+				m->colls[COLL_ALLREDUCE].algo[u].reason,
+				m->colls[COLL_ALLREDUCE].algo[u].loss.unroutable ? ": " : "",
+				m->colls[COLL_ALLREDUCE].algo[u].loss.unroutable ? m->colls[COLL_ALLREDUCE].algo[u].loss.why : "");
 
 	if (r->sweep) {
 		double sizes[40];
@@ -318,7 +326,7 @@ static void report_model_text(FILE *out, const struct report_in *r)
 		fprintf(out, "  - %s\n", m->advice[i]);
 }
 
-static cJSON *algo_json(const struct algo_result *a)
+static cJSON *algo_json(const struct fabric *f, const struct algo_result *a)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddBoolToObject(o, "available", a->available);
@@ -332,6 +340,18 @@ static cJSON *algo_json(const struct algo_result *a)
 	cJSON_AddNumberToObject(o, "busbw_GBps", a->busbw_GBps);
 	cJSON_AddNumberToObject(o, "nccl_busbw_GBps", a->nccl_busbw_GBps);
 	cJSON_AddNumberToObject(o, "fabric_factor", a->loss.factor);
+	if (a->loss.binding >= 0 || a->loss.direct) {
+		cJSON *b = cJSON_AddObjectToObject(o, "binding");
+		cJSON_AddStringToObject(b, "where", a->loss.direct ? "direct links" : "switch group");
+		if (!a->loss.direct)
+			cJSON_AddStringToObject(b, "group", f->tiers[a->loss.binding].group);
+		cJSON_AddNumberToObject(b, "demand_GBps", a->loss.demand_GBps);
+		cJSON_AddNumberToObject(b, "capacity_GBps", a->loss.capacity_GBps);
+		if (a->loss.hashed) {
+			cJSON_AddNumberToObject(b, "flows", (double)a->loss.flows);
+			cJSON_AddNumberToObject(b, "links", (double)a->loss.links);
+		}
+	}
 	return o;
 }
 
@@ -343,12 +363,41 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 	cJSON *o, *e, *a;
 	int c, u, i;
 	o = cJSON_AddObjectToObject(root, "oversubscription");
-	for (i = 0; i < f->ntiers; i++)
-		if (f->tiers[i].ratio > 0)
-			cJSON_AddNumberToObject(o, switch_role_names[f->tiers[i].role], f->tiers[i].ratio);
-		else
-			cJSON_AddNullToObject(o, switch_role_names[f->tiers[i].role]);
+	{
+		/* Per role, the most oversubscribed group of it (null: the top, no uplinks). */
+		int role;
+		for (role = ROLE_LEAF; role <= ROLE_CORE; role++) {
+			double worst = -1;
+			for (i = 0; i < f->ntiers; i++)
+				if (f->tiers[i].role == role && f->tiers[i].ratio > worst)
+					worst = f->tiers[i].ratio;
+			if (worst > 0)
+				cJSON_AddNumberToObject(o, switch_role_names[role], worst);
+			else if (worst == 0)
+				cJSON_AddNullToObject(o, switch_role_names[role]);
+		}
+	}
 	cJSON_AddNumberToObject(o, "gpus_per_uplink", f->gpus_per_link);
+	a = cJSON_AddArrayToObject(root, "switch_groups");
+	for (i = 0; i < f->ntiers; i++) {
+		const struct tier *t = &f->tiers[i];
+		static const char *const hash_names[] = { "none", "ecmp", "static", "adaptive" };
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", t->group);
+		cJSON_AddStringToObject(e, "role", switch_role_names[t->role]);
+		cJSON_AddNumberToObject(e, "level", t->level);
+		if (t->ratio > 0)
+			cJSON_AddNumberToObject(e, "oversubscription", t->ratio);
+		else
+			cJSON_AddNullToObject(e, "oversubscription");
+		cJSON_AddNumberToObject(e, "down_GBps", t->down_GBps);
+		cJSON_AddNumberToObject(e, "up_GBps", t->up_GBps);
+		cJSON_AddNumberToObject(e, "nodes_under", t->nodes_under);
+		cJSON_AddStringToObject(e, "hashing", hash_names[t->hash >= 0 && t->hash < 4 ? t->hash : 0]);
+		cJSON_AddBoolToObject(e, "peer", t->peer);
+		cJSON_AddItemToArray(a, e);
+	}
+	cJSON_AddBoolToObject(root, "connected", f->connected);
 	cJSON_AddNumberToObject(root, "bisection_GBps", f->bisection_GBps);
 	cJSON_AddNumberToObject(root, "bisection_per_gpu_GBps", f->bisection_per_gpu_GBps);
 	o = cJSON_AddObjectToObject(root, "node");
@@ -366,8 +415,8 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 		cJSON_AddNumberToObject(e, "nodes", cr->nodes);
 		for (u = 0; u < UA_COUNT; u++)
 			if (u != UA_P2P || c == COLL_ALLTOALL || c == COLL_SENDRECV)
-				cJSON_AddItemToObject(e, ualgo_names[u], algo_json(&cr->algo[u]));
-		a = cr->auto_algo >= 0 ? algo_json(&cr->algo[cr->auto_algo]) : cJSON_CreateObject();
+				cJSON_AddItemToObject(e, ualgo_names[u], algo_json(f, &cr->algo[u]));
+		a = cr->auto_algo >= 0 ? algo_json(f, &cr->algo[cr->auto_algo]) : cJSON_CreateObject();
 		cJSON_AddStringToObject(a, "algorithm", cr->auto_algo >= 0 ? ualgo_names[cr->auto_algo] : "none");
 		cJSON_AddItemToObject(e, "auto", a);
 		cJSON_AddStringToObject(e, "fastest", cr->best_algo >= 0 ? ualgo_names[cr->best_algo] : "none");

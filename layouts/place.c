@@ -180,7 +180,7 @@ void place_routes(const struct design *d, const struct catalog *cat, struct plac
 		const struct block *lo = placement_find(p, b->from), *hi = placement_find(p, b->to);
 		struct route *r;
 		char sp[16];
-		long links = design_group_count(d, b->from) * (long)b->links_each;
+		long links = bundle_links(d, b);
 		int n_between = 0, idx = 0, gap;
 		if (!lo || !hi)
 			continue;

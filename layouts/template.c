@@ -314,8 +314,12 @@ static bool build_fattree(struct editor *ed, const struct tvalues *v, char *err,
 	       add_switches(ed, "aggregation", ROLE_SPINE, (int)(pods * h), swname, err, errsz) &&
 	       add_switches(ed, "core", ROLE_CORE, (int)(h * h), swname, err, errsz) &&
 	       add_bundle(ed, "host", "edge", 1, WIRE_TOR, err, errsz) &&
+	       /* Edge switch i of pod p reaches the k/2 aggregation switches of its pod (rail: a
+		* pod is a unit); aggregation switch i of each pod reaches core switches i k/2 ..
+		* i k/2 + k/2 - 1 (spread: link l of position q to (q k/2 + l) mod (k/2)^2), so
+		* core switch j reaches one aggregation switch of every pod. */
 	       add_bundle(ed, "edge", "aggregation", (int)h, WIRE_RAIL, err, errsz) &&
-	       add_bundle(ed, "aggregation", "core", (int)h, WIRE_RAIL, err, errsz) && set_job(ed, &j, err, errsz);
+	       add_bundle(ed, "aggregation", "core", (int)h, WIRE_SPREAD, err, errsz) && set_job(ed, &j, err, errsz);
 }
 
 enum { SP_UNITS, SP_SERVER, SP_GEN, SP_PER_UNIT };
@@ -428,24 +432,53 @@ static bool build_railonly(struct editor *ed, const struct tvalues *v, char *err
 	       set_job(ed, &j, err, errsz);
 }
 
+enum { RC_RACKS, RC_UPLINKS };
+static const struct tparam reference_params[] = {
+	{ "racks", TP_INT, "1", 1, 4, NULL,
+	  "racks the 4 servers stand in, each with its own ToR (1: the reference case; more: ToRs under 2 spines)" },
+	{ "uplinks", TP_INT, "4", 1, 16, NULL, "100G uplinks of each ToR to the spines (with racks > 1)" },
+};
+
 static bool build_reference(struct editor *ed, const struct tvalues *v, char *err, size_t errsz)
 {
 	struct server_spec s = { "a100", "hgx-a100-8gpu", "a100-sxm4-80gb", "nvswitch-gen2", NULL, "connectx-5-roce-100g",
 				 4, 8, CPU_AMD, 4, 0 };
 	struct job_spec j = { "GPT-2 1.5B", 1.5, 0.8, 48, 1600, 1024, 48, 1, 1, 1 };
 	struct bundle b;
-	(void)v;
+	long racks = ival(v, RC_RACKS), up = ival(v, RC_UPLINKS);
+	if (4 % racks)
+		return fail(err, errsz, "racks must divide the 4 servers: 1, 2 or 4, got %ld", racks);
 	schema_init(&bundle_schema, &b);
 	SETS(b.from, "a100");
 	SETS(b.to, "tor");
 	b.links_each = 4;
 	b.speed_gbps = 100;
 	b.wiring = WIRE_TOR;
-	return set(ed, "name", "reference-case") &&
-	       set(ed, "description", "4 x 8 A100 on one ToR with 4 x 100G RoCE per server, GPT-2 1.5B on 32 GPUs") &&
-	       add_servers(ed, &s, err, errsz) && add_switches(ed, "tor", ROLE_LEAF, 1, "sn2700", err, errsz) &&
-	       ed_ok(ed, ed_add_bundle(ed, &b, NULL), err, errsz) && set_job(ed, &j, err, errsz) &&
-	       ed_ok(ed, set(ed, "job.gpus", "32") && set(ed, "job.dp", "32"), err, errsz);
+	if (racks == 1)
+		return set(ed, "name", "reference-case") &&
+		       set(ed, "description", "4 x 8 A100 on one ToR with 4 x 100G RoCE per server, GPT-2 1.5B on 32 GPUs") &&
+		       add_servers(ed, &s, err, errsz) && add_switches(ed, "tor", ROLE_LEAF, 1, "sn2700", err, errsz) &&
+		       ed_ok(ed, ed_add_bundle(ed, &b, NULL), err, errsz) && set_job(ed, &j, err, errsz) &&
+		       ed_ok(ed, set(ed, "job.gpus", "32") && set(ed, "job.dp", "32"), err, errsz);
+	/* The same servers in racks: each rack's ToR reaches 2 spines over `uplinks` links, so a
+	 * ring's hops between racks are hashed onto them by static ECMP. */
+	{
+		struct bundle u;
+		schema_init(&bundle_schema, &u);
+		SETS(u.from, "tor");
+		SETS(u.to, "spine");
+		u.links_each = (int)up;
+		u.speed_gbps = 100;
+		u.wiring = WIRE_SPREAD;
+		return set(ed, "name", "reference-case-%ld-racks", racks) &&
+		       set(ed, "description", "the reference case in %ld racks: a ToR each, %ld x 100G uplinks to 2 spines", racks,
+			   up) &&
+		       add_servers(ed, &s, err, errsz) && add_switches(ed, "tor", ROLE_LEAF, (int)racks, "sn2700", err, errsz) &&
+		       add_switches(ed, "spine", ROLE_SPINE, 2, "sn2700", err, errsz) &&
+		       ed_ok(ed, ed_add_bundle(ed, &b, NULL), err, errsz) && ed_ok(ed, ed_add_bundle(ed, &u, NULL), err, errsz) &&
+		       set_job(ed, &j, err, errsz) &&
+		       ed_ok(ed, set(ed, "job.gpus", "32") && set(ed, "job.dp", "32"), err, errsz);
+	}
 }
 
 enum { PB_GPUS, PB_GPU, PB_NICS, PB_NIC, PB_LEAF };
@@ -468,7 +501,6 @@ static bool build_pciebox(struct editor *ed, const struct tvalues *v, char *err,
 }
 
 #define T(name, help, params, fn) { name, help, params, sizeof params / sizeof params[0], fn }
-static const struct tparam no_params[1] = { { NULL, TP_INT, NULL, 0, 0, NULL, NULL } };
 
 const struct template templates[] = {
 	T("single-node", "one server: GPUs, scale-up fabric, NICs", single_params, build_single),
@@ -480,8 +512,8 @@ const struct template templates[] = {
 	T("nvl72", "GB200 NVL72 racks with a rail-optimised scale-out fabric", nvl72_params, build_nvl72),
 	T("rail-only", "one switch per rail, no spine: cross-rail traffic goes over NVLink (PXN)", railonly_params,
 	  build_railonly),
-	{ "reference-case", "the built-in default design: 4 x 8 A100, 4 x 100G RoCE each, one ToR", no_params, 0,
-	  build_reference },
+	T("reference-case", "the built-in default design: 4 x 8 A100, 4 x 100G RoCE each, one ToR (or in racks)",
+	  reference_params, build_reference),
 	T("pcie-box", "8 PCIe GPUs behind PCIe switches with one or two NICs", pciebox_params, build_pciebox),
 };
 const size_t ntemplates = sizeof templates / sizeof templates[0];

@@ -69,7 +69,7 @@ static void cabling(const struct design *d, const struct catalog *cat, struct bo
 		char note[160];
 		snprintf(c->from, sizeof c->from, "%s", bd->from);
 		snprintf(c->to, sizeof c->to, "%s", bd->to);
-		c->links = design_group_count(d, bd->from) * (long)bd->links_each;
+		c->links = bundle_links(d, bd);
 		c->speed_gbps = bundle_speed_gbps(d, cat, bd);
 		c->media = bundle_media(d, bd);
 		c->twin_from = twin_end(d, cat, bd->from);

@@ -53,6 +53,8 @@ static const struct field nic_fields[] = {
 	F_INT(struct cat_nic, pcie_gen, "pcie_gen", 1, 7, FF_REQUIRED, "PCIe generation"),
 	F_INT(struct cat_nic, pcie_lanes, "pcie_lanes", 1, 64, FF_REQUIRED, "PCIe lanes"),
 	F_BOOL(struct cat_nic, sharp, "sharp", 0, "takes part in in-network reduction (SHARP)"),
+	F_BOOL(struct cat_nic, adaptive_routing, "adaptive_routing", FF_OPTIONAL,
+	       "places packets that arrive out of order: adaptive routing, spraying (SRD)"),
 	F_NUM(struct cat_nic, power_W, "power_W", 0, 10000, 0, "typical power, W (0: not published)"),
 	F_STR(struct cat_nic, source, "source", FF_REQUIRED, SRC_HELP),
 };
@@ -68,6 +70,8 @@ static const struct field switch_fields[] = {
 	F_INT(struct cat_switch, cages, "cages", 0, 4096, 0, "physical cages"),
 	F_INT(struct cat_switch, max_breakout, "max_breakout", 1, 8, 0, "slower ports one port may split into"),
 	F_BOOL(struct cat_switch, sharp, "sharp", 0, "in-network reduction (SHARP)"),
+	F_BOOL(struct cat_switch, adaptive_routing, "adaptive_routing", FF_OPTIONAL,
+	       "chooses each packet's egress among equal paths (InfiniBand AR, Spectrum-X)"),
 	F_NUM(struct cat_switch, power_W, "power_W", 0, 1e6, 0, "power, W (0: not published)"),
 	F_NUM(struct cat_switch, rack_units, "rack_units", 0, 100, 0, "rack units"),
 	F_STR(struct cat_switch, source, "source", FF_REQUIRED, SRC_HELP),

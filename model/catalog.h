@@ -16,7 +16,7 @@
 #include "model/schema.h"
 
 #define NCF_NAME_MAX 48
-#define NCF_SOURCE_MAX 256
+#define NCF_SOURCE_MAX 512
 
 enum fabric_kind { FAB_NONE, FAB_NVSWITCH, FAB_NVLINK_BRIDGE, FAB_NVLINK_MESH, FAB_PCIE_SWITCH,
 		   FAB_NVSWITCH_TRAY };
@@ -48,6 +48,7 @@ struct cat_nic {
 	char name[NCF_NAME_MAX], vendor[24], part[NCF_NAME_MAX];
 	int speed_gbps, ports, protocol, pcie_gen, pcie_lanes;
 	bool sharp;
+	bool adaptive_routing; /* takes packets out of order: adaptive routing or spraying */
 	double power_W;
 	char source[NCF_SOURCE_MAX];
 };
@@ -60,6 +61,7 @@ struct cat_switch {
 	int cages;             /* physical cages (twin-port OSFP: 2 ports per cage) */
 	int max_breakout;      /* how many slower ports one port may split into */
 	bool sharp;
+	bool adaptive_routing; /* picks each packet's egress among equal paths (IB AR, Spectrum-X) */
 	double power_W, rack_units;
 	char source[NCF_SOURCE_MAX];
 };

@@ -74,17 +74,65 @@ int bundle_speed_gbps(const struct design *d, const struct catalog *cat, const s
 	return a ? a : z;
 }
 
+int bundle_kind(const struct design *d, const struct bundle *b)
+{
+	size_t fi, ti;
+	enum group_kind fk = design_find(d, b->from, &fi), tk = design_find(d, b->to, &ti);
+	if (fk == GK_SERVER && tk == GK_SERVER)
+		return BK_MESH;
+	if (fk == GK_SWITCH && tk == GK_SWITCH && DESIGN_SWITCH(d, fi)->role >= DESIGN_SWITCH(d, ti)->role)
+		return BK_PEER;
+	return BK_UP;
+}
+
+/* Members of the far end a member of one end is linked to, in a mesh or peer bundle. */
+static long peers_of(const struct design *d, const struct bundle *b, bool from_side)
+{
+	long f = design_group_count(d, b->from), t = design_group_count(d, b->to);
+	if (!strcmp(b->from, b->to))
+		return f > 0 ? f - 1 : 0;
+	return from_side ? t : f;
+}
+
+long bundle_links(const struct design *d, const struct bundle *b)
+{
+	long f = design_group_count(d, b->from), L = b->links_each;
+	if (bundle_kind(d, b) == BK_UP)
+		return f * L;
+	if (!strcmp(b->from, b->to))
+		return f * (f > 0 ? f - 1 : 0) / 2 * L;
+	return f * design_group_count(d, b->to) * L;
+}
+
+long bundle_ports_each(const struct design *d, const struct bundle *b, bool from_side)
+{
+	long L = b->links_each, t = design_group_count(d, b->to);
+	if (bundle_kind(d, b) != BK_UP)
+		return L * peers_of(d, b, from_side);
+	if (from_side)
+		return L;
+	return t > 0 ? (design_group_count(d, b->from) * L + t - 1) / t : 0;
+}
+
 void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up)
 {
 	size_t i;
 	*down = *up = 0;
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		if (strcmp(b->from, sw->name) == 0) {
+		bool from = strcmp(b->from, sw->name) == 0, to = strcmp(b->to, sw->name) == 0;
+		if (!from && !to)
+			continue;
+		if (bundle_kind(d, b) == BK_PEER) {
+			/* Links to switches of its own tier: counted with the uplinks. */
+			if (from)
+				*up += bundle_ports_each(d, b, true);
+			if (to && !from)
+				*up += bundle_ports_each(d, b, false);
+		} else if (from) {
 			*up += b->links_each;
-		} else if (strcmp(b->to, sw->name) == 0 && sw->count > 0) {
-			long total = design_group_count(d, b->from) * (long)b->links_each;
-			*down += (total + sw->count - 1) / sw->count;
+		} else if (sw->count > 0) {
+			*down += bundle_ports_each(d, b, false);
 		}
 	}
 }
@@ -231,17 +279,33 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 			continue;
 		}
 		snprintf(path, sizeof path, "bundles[%zu].to", i);
-		if (tk != GK_SWITCH) {
+		if (b->wiring == WIRE_MESH) {
+			/* Direct links between servers. */
+			if (fk != GK_SERVER || tk != GK_SERVER) {
+				snprintf(path, sizeof path, "bundles[%zu].wiring", i);
+				diag_add(diag, NCF_ERROR, path,
+					 "mesh wiring links servers to servers: '%s' and '%s' must both be server groups",
+					 b->from, b->to);
+				continue;
+			}
+		} else if (tk == GK_SERVER && fk == GK_SERVER) {
+			snprintf(path, sizeof path, "bundles[%zu].wiring", i);
+			diag_add(diag, NCF_ERROR, path, "a bundle between server groups needs wiring: mesh (direct links)");
+			continue;
+		} else if (tk != GK_SWITCH) {
 			diag_add(diag, NCF_ERROR, path, tk == GK_NONE ? "no switch group named '%s'"
-					: "'%s' is not a switch group: bundles end on switches", b->to);
+					: "'%s' is not a switch group: bundles end on switches (or on servers with wiring: mesh)", b->to);
 			continue;
 		}
 		ft = design_tier(d, b->from);
 		tt = design_tier(d, b->to);
-		if (ft >= tt)
+		if (tk == GK_SWITCH && fk == GK_SERVER && ft >= tt)
 			diag_add(diag, NCF_ERROR, path, "bundles go up a tier: '%s' (%s) is not above '%s' (%s)",
 				 b->to, switch_role_names[tt - 1], b->from,
 				 ft == 0 ? "servers" : switch_role_names[ft - 1]);
+		if (tk == GK_SWITCH && fk == GK_SWITCH && ft > tt)
+			diag_add(diag, NCF_ERROR, path, "bundles go up a tier: '%s' (%s) is below '%s' (%s); write it from '%s' to '%s'",
+				 b->to, switch_role_names[tt - 1], b->from, switch_role_names[ft - 1], b->to, b->from);
 		snprintf(path, sizeof path, "bundles[%zu].cable", i);
 		if (b->cable[0] && !catalog_cable(cat, b->cable))
 			unknown_part(diag, path, "cable", b->cable, &cat->cables, sizeof(struct cat_cable));
@@ -257,7 +321,9 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 					 "mismatched speeds: '%s' ports run at %d Gb/s, '%s' ports at %d Gb/s; links run at %d",
 					 b->from, fs, b->to, ts, speed);
 		}
-		if (b->wiring == WIRE_RAIL) {
+		if (bundle_kind(d, b) != BK_UP) {
+			/* mesh and peer bundles: every member to every member of the other end */
+		} else if (b->wiring == WIRE_RAIL) {
 			const struct switch_group *to = DESIGN_SWITCH(d, ti);
 			snprintf(path, sizeof path, "bundles[%zu].wiring", i);
 			if (to->count % b->links_each)
@@ -279,7 +345,9 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 		int have = server_compute_ports(g, cat), used = 0;
 		for (k = 0; k < d->bundles.n; k++)
 			if (strcmp(DESIGN_BUNDLE(d, k)->from, g->name) == 0)
-				used += DESIGN_BUNDLE(d, k)->links_each;
+				used += (int)bundle_ports_each(d, DESIGN_BUNDLE(d, k), true);
+			else if (strcmp(DESIGN_BUNDLE(d, k)->to, g->name) == 0 && DESIGN_BUNDLE(d, k)->wiring == WIRE_MESH)
+				used += (int)bundle_ports_each(d, DESIGN_BUNDLE(d, k), false);
 		snprintf(path, sizeof path, "servers[%zu].nics", i);
 		if (used > have)
 			diag_add(diag, NCF_ERROR, path,

@@ -30,62 +30,187 @@ static int nalgo_of(enum ualgo u, enum coll c)
 	}
 }
 
-static void traffic_of(const struct nccl_model *m, int a, double node_GBps, int concurrent, struct traffic *t)
+struct comm_layout layout_world(const struct fabric *f)
 {
-	memset(t, 0, sizeof *t);
-	t->node_GBps = node_GBps * concurrent;
+	struct comm_layout l;
+	memset(&l, 0, sizeof l);
+	l.span = span_all(f->node.nnodes);
+	l.per_node = f->node.ppn;
+	l.concurrent = 1;
+	return l;
+}
+
+/* Network rate of one port of the node, and of one GPU's own NIC (its ports). */
+static double port_rate(const struct nccl_node *n)
+{
+	return min_d(n->net_bw, n->card_pci / (n->ports_per_card > 0 ? n->ports_per_card : 1));
+}
+
+static double node_net(const struct nccl_node *n)
+{
+	return n->cards * n->ports_per_card * port_rate(n);
+}
+
+/* One peer pair across nodes uses one GPU's NIC: its ports, capped by its PCIe path and the
+ * GPU's (fabric-physics.md 3.2). */
+static double pair_net(const struct nccl_node *n)
+{
+	double nic = n->ports_per_card * port_rate(n);
+	return min_d(min_d(nic, n->card_pci), n->pci_gpu);
+}
+
+/* p2p connections NCCL opens per network peer: enough NICs for the GPU's PCIe bandwidth,
+ * and one per 14 GB/s of them (NCCL_P2P_PER_CHANNEL_NET_BW), as a power of two
+ * (collective-model.md 2.5). */
+static int p2p_channels(const struct nccl_node *n)
+{
+	double nic = pair_net(n);
+	int c = (int)ceil(nic / 14.0), p = 1;
+	if (c < 1)
+		c = 1;
+	while (p < c)
+		p *= 2;
+	return p;
+}
+
+/* Runtime connections per search channel: NCCL doubles rings and trees (connect.cc:460),
+ * and doubles again on sm >= 90 across nodes when bI > 45 and fewer than 16 channels
+ * (connect.cc:481-483); fabric-physics.md 1.4. */
+static int runtime_mult(const struct nccl_model *m, const struct nccl_graph *g)
+{
+	int r = 2;
+	if (m->node.sm >= 90 && m->node.nnodes > 1 && g->bi > 45 && g->c < 16)
+		r *= 2;
+	return r;
+}
+
+static double max_rate(const struct nccl_model *m, enum coll c, int a)
+{
+	int p;
+	double best = 0;
+	for (p = 0; p < NP_COUNT; p++)
+		if (m->bw[c][a][p] > best)
+			best = m->bw[c][a][p];
+	return best;
+}
+
+static void loss_of(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c, int a,
+		    const struct comm_layout *l, struct fabric_loss *out)
+{
+	struct route_in in;
+	double A = max_rate(m, c, a);
+	memset(&in, 0, sizeof in);
+	memset(out, 0, sizeof *out);
+	out->factor = 1;
+	out->binding = -1;
+	in.span = l->span;
+	in.concurrent = l->concurrent > 0 ? l->concurrent : 1;
+	in.gpus = l->per_node;
+	in.pxn = f->pxn;
+	in.placement = f->placement;
+	in.channels = m->ring.c;
+	in.runtime = runtime_mult(m, &m->ring);
 	switch (a) {
 	case NA_RING:
-		t->kind = TK_RING;
-		t->flows = 2 * m->ring.c * concurrent; /* NCCL doubles ring channels at run time */
-		t->cross_rail = m->ring.cross;
+		/* Every channel's hop carries the ring's per-channel rate: the node sends C x b. */
+		in.kind = TK_RING;
+		in.rate = A * busbw_factor(c, m->nranks);
+		in.cross_rail = m->ring.cross;
 		break;
 	case NA_TREE:
 	case NA_PAT:
 	case NA_NVLSTREE:
-		t->kind = TK_TREE;
-		t->flows = 4 * m->tree.c * concurrent; /* two trees, a parent and a child each */
+		/* Trees over node indices (NVLSTree's heads form the same trees, one per NIC):
+		 * the bus rate is twice the algorithm bandwidth. */
+		in.kind = TK_TREE;
+		in.rate = 2 * A;
+		in.channels = a == NA_NVLSTREE ? m->nvls.c : m->tree.c;
+		in.runtime = runtime_mult(m, &m->tree);
 		break;
 	default:
-		t->kind = TK_INNETWORK; /* reduced in the switches (SHARP) */
-		t->flows = m->collnet.c * concurrent;
+		in.kind = TK_INNETWORK; /* reduced in the switches (SHARP): exempt to first order */
 		break;
 	}
+	fabric_loss(t, f, &in, out);
+}
+
+void collective_losses(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
+		       const struct comm_layout *l, struct coll_losses *out)
+{
+	int u;
+	struct route_in in;
+	const struct nccl_node *n = &m->node;
+	memset(out, 0, sizeof *out);
+	for (u = 0; u < UA_COUNT; u++) {
+		out->algo[u].factor = 1;
+		out->algo[u].binding = -1;
+	}
+	if (m->nranks < 2 || n->nnodes < 2)
+		return;
+	if (c == COLL_ALLTOALL || c == COLL_SENDRECV) {
+		memset(&in, 0, sizeof in);
+		in.span = l->span;
+		in.concurrent = l->concurrent > 0 ? l->concurrent : 1;
+		in.gpus = l->per_node;
+		in.pxn = f->pxn;
+		in.placement = f->placement;
+		in.p2p_channels = p2p_channels(n);
+		if (c == COLL_ALLTOALL) {
+			in.kind = TK_ALLTOALL;
+			in.rate = node_net(n);
+		} else {
+			/* nccl-tests' ring of pairs: one pair crosses each node boundary, from the
+			 * last GPU of a node to the first of the next; without PXN they sit on
+			 * different rails when the node has several NICs. */
+			in.kind = TK_PAIRS;
+			in.rate = pair_net(n);
+			in.distance = 1;
+			in.pair_wrap = true;
+			in.concurrent = 1;
+			in.pair_cross_rail = !f->pxn && n->cards * n->ports_per_card > 1;
+		}
+		fabric_loss(t, f, &in, &out->algo[UA_P2P]);
+		return;
+	}
+	for (u = 0; u < UA_P2P; u++) {
+		int a = nalgo_of((enum ualgo)u, c);
+		if (a < 0)
+			continue;
+		loss_of(t, f, m, c, a, l, &out->algo[u]);
+	}
+	/* CollNet: Direct and Chain reduce in the switches alike. */
 }
 
 /* Best protocol of NCCL algorithm a for c, with the fabric's loss applied. */
-static void eval_nccl(const struct fabric *f, const struct nccl_model *m, enum coll c, int a, double bytes,
-		      int concurrent, struct algo_result *r)
+static void eval_nccl(const struct nccl_model *m, enum coll c, int a, double bytes, const struct fabric_loss *loss,
+		      struct algo_result *r)
 {
 	int p, N = m->nranks;
-	double best = -1, node_GBps = 0;
-	struct traffic t;
-	double nccl_best = -1;
+	double best = -1, nccl_best = -1;
 	for (p = 0; p < NP_COUNT; p++) {
 		double tt = nccl_time(m, c, (enum nalgo)a, (enum nproto)p, bytes, 1.0);
-		if (m->bw[c][a][p] * busbw_factor(c, N) > node_GBps)
-			node_GBps = m->bw[c][a][p] * busbw_factor(c, N);
 		if (tt >= 0 && (nccl_best < 0 || tt < nccl_best))
 			nccl_best = tt;
 	}
-	if (node_GBps <= 0)
+	if (nccl_best < 0)
 		return;
 	/* What NCCL's model alone predicts for this message (no switches). */
 	r->nccl_busbw_GBps = bytes / (1000.0 * nccl_best) * busbw_factor(c, N);
-	traffic_of(m, a, node_GBps, concurrent, &t);
-	fabric_loss(f, &t, m->node.nnodes, &r->loss);
+	r->loss = *loss;
+	if (loss->factor <= 0) {
+		r->available = false;
+		r->reason = r->loss.unroutable ? "the fabric has no path for this traffic" : "the switches do not join the job's nodes";
+		return;
+	}
 	for (p = 0; p < NP_COUNT; p++) {
-		double tt = nccl_time(m, c, (enum nalgo)a, (enum nproto)p, bytes, r->loss.factor);
+		double tt = nccl_time(m, c, (enum nalgo)a, (enum nproto)p, bytes, loss->factor);
 		if (tt >= 0 && (best < 0 || tt < best)) {
 			best = tt;
 			r->proto = p;
 		}
 	}
-	if (best < 0 || r->loss.factor <= 0) {
-		r->available = false;
-		r->reason = "the switches do not join the job's nodes";
+	if (best < 0)
 		return;
-	}
 	r->available = true;
 	r->nalgo = a;
 	r->time_us = best;
@@ -93,34 +218,35 @@ static void eval_nccl(const struct fabric *f, const struct nccl_model *m, enum c
 	r->busbw_GBps = r->algbw_GBps * busbw_factor(c, N);
 }
 
-/* AllToAll and send/recv: collective-model.md sections 6 and 7.5 (NCCL has no model). */
-static void eval_p2p(const struct fabric *f, const struct nccl_model *m, enum coll c, double bytes, int concurrent,
+/* AllToAll and send/recv: collective-model.md sections 6 and 7.5, fabric-physics.md 3
+ * (NCCL has no model for them). */
+static void eval_p2p(const struct nccl_model *m, enum coll c, double bytes, const struct fabric_loss *loss,
 		     struct algo_result *r)
 {
 	const struct nccl_node *n = &m->node;
 	int N = m->nranks, ppn = n->ppn, nodes = n->nnodes;
-	double intra = n->nvl > 0 ? n->nvl : n->pci_intra, port, node_net, lat, busbw;
-	struct traffic t;
+	double intra = n->nvl > 0 ? n->nvl : n->pci_intra, lat, busbw, factor = loss->factor;
 	r->available = N >= 2;
 	r->nalgo = -1;
 	r->proto = NP_SIMPLE;
+	r->loss = *loss;
 	if (!r->available) {
 		r->reason = "one rank";
 		return;
 	}
-	port = min_d(n->net_bw, n->card_pci / (n->ports_per_card > 0 ? n->ports_per_card : 1));
-	node_net = n->cards * n->ports_per_card * port;
-	memset(&t, 0, sizeof t);
-	t.pxn = f->pxn;
+	if (nodes > 1 && factor <= 0) {
+		r->available = false;
+		r->reason = r->loss.unroutable ? "the fabric has no path for this traffic" : "the switches do not join the job's nodes";
+		return;
+	}
 	if (c == COLL_ALLTOALL) {
-		double net_bw, intra_bw = ppn > 1 ? intra * (N - 1.0) / (ppn - 1) : 1e12;
-		t.kind = TK_ALLTOALL;
-		t.node_GBps = node_net * concurrent;
-		t.flows = ppn * (N - ppn < 64 ? N - ppn : 64) * concurrent;
-		fabric_loss(f, &t, nodes, &r->loss);
-		net_bw = nodes > 1 ? (node_net * r->loss.factor / ppn) * (N - 1.0) / (N - ppn) : 1e12;
+		/* Each GPU's share of its node's NICs (AllToAll cannot aggregate NICs,
+		 * nccl-tests#267), over the (N - ppn) of N - 1 peers that are remote. */
+		double net = node_net(n);
+		double intra_bw = ppn > 1 ? intra * (N - 1.0) / (ppn - 1) : 1e12;
+		double net_bw = nodes > 1 ? (net * factor / ppn) * (N - 1.0) / (N - ppn) : 1e12;
 		busbw = min_d(intra_bw, net_bw);
-		r->nccl_busbw_GBps = min_d(intra_bw, nodes > 1 ? (node_net / ppn) * (N - 1.0) / (N - ppn) : 1e12);
+		r->nccl_busbw_GBps = min_d(intra_bw, nodes > 1 ? (net / ppn) * (N - 1.0) / (N - ppn) : 1e12);
 		/* Peers in rounds of 8 at a time; a round costs a network or an NVLink step [I]. */
 		lat = 8.4 + ceil((N - 1) / 8.0) * (nodes > 1 ? 14.0 : 3.4);
 		r->algbw_GBps = busbw * N / (N - 1.0);
@@ -129,44 +255,49 @@ static void eval_p2p(const struct fabric *f, const struct nccl_model *m, enum co
 		r->busbw_GBps = r->algbw_GBps * busbw_factor(c, N);
 		return;
 	}
-	/* send/recv as nccl-tests runs it: rank i sends to i+1; one pair per node crosses the
-	 * network, the rest stay on NVLink; nccl-tests averages the time over ranks. */
+	/* send/recv as nccl-tests runs it: rank i sends to i+1 and receives from i-1 in one
+	 * group; over back-to-back iterations every rank waits for its neighbours, so the whole
+	 * ring runs at its slowest pair (fabric-physics.md 3.1): an NVLink pair inside a node,
+	 * a pair of one NIC each across nodes. */
 	{
-		double pair_net = min_d(n->pci_gpu, node_net), t_intra, t_inter;
-		t.kind = TK_SENDRECV;
-		t.node_GBps = pair_net * concurrent;
-		t.flows = (int)ceil(pair_net / 14.0) * concurrent;
-		fabric_loss(f, &t, nodes, &r->loss);
-		t_intra = 8.4 + 3.4 + bytes / (1000.0 * intra);
-		t_inter = 8.4 + 14.0 + bytes / (1000.0 * pair_net * r->loss.factor);
-		r->time_us = nodes > 1 ? ((N - nodes) * t_intra + nodes * t_inter) / N : t_intra;
-		r->nccl_busbw_GBps = nodes > 1 ? bytes / (1000.0 * (((N - nodes) * t_intra +
-					nodes * (8.4 + 14.0 + bytes / (1000.0 * pair_net))) / N)) : intra;
+		double pn = pair_net(n);
+		double t_intra = ppn > 1 ? 8.4 + 3.4 + bytes / (1000.0 * intra) : 0;
+		double t_inter = nodes > 1 ? 8.4 + 14.0 + bytes / (1000.0 * pn * factor) : 0;
+		double t_nccl = nodes > 1 ? 8.4 + 14.0 + bytes / (1000.0 * pn) : 0;
+		r->time_us = t_intra > t_inter ? t_intra : t_inter;
+		r->nccl_busbw_GBps = bytes / (1000.0 * (t_intra > t_nccl ? t_intra : t_nccl));
 		r->algbw_GBps = r->busbw_GBps = bytes / (1000.0 * r->time_us);
 	}
 }
 
-void collective_eval(const struct fabric *f, const struct nccl_model *m, enum coll c, double bytes, int concurrent,
-		     struct coll_result *out)
+void collective_eval(const struct fabric *f, const struct nccl_model *m, enum coll c, double bytes,
+		     const struct coll_losses *loss, struct coll_result *out)
 {
 	int u;
 	enum nalgo pa;
 	enum nproto pp;
 	double best = -1;
+	(void)f;
 	memset(out, 0, sizeof *out);
 	out->coll = c;
 	out->bytes = bytes;
 	out->ranks = m->nranks;
 	out->nodes = m->node.nnodes;
 	out->auto_algo = out->best_algo = -1;
-	if (concurrent < 1)
-		concurrent = 1;
 	for (u = 0; u < UA_COUNT; u++) {
 		struct algo_result *r = &out->algo[u];
 		int a = nalgo_of((enum ualgo)u, c);
+		struct fabric_loss l;
+		if (loss) {
+			l = loss->algo[u];
+		} else {
+			memset(&l, 0, sizeof l);
+			l.factor = 1;
+			l.binding = -1;
+		}
 		if (c == COLL_ALLTOALL || c == COLL_SENDRECV) {
 			if (u == UA_P2P)
-				eval_p2p(f, m, c, bytes, concurrent, r);
+				eval_p2p(m, c, bytes, &l, r);
 			else
 				r->reason = "NCCL runs it as point-to-point sends (p2p)";
 		} else if (u == UA_P2P) {
@@ -176,11 +307,12 @@ void collective_eval(const struct fabric *f, const struct nccl_model *m, enum co
 		} else if (a < 0 || m->why_not[a]) {
 			r->reason = a >= 0 ? m->why_not[a] : "not an algorithm of this collective";
 		} else {
-			eval_nccl(f, m, c, a, bytes, concurrent, r);
+			eval_nccl(m, c, a, bytes, &l, r);
 			if (u == UA_COLLNET) {
 				/* CollNet: the better of Direct and Chain. */
-				struct algo_result chain = { 0 };
-				eval_nccl(f, m, c, NA_COLLNET_CHAIN, bytes, concurrent, &chain);
+				struct algo_result chain;
+				memset(&chain, 0, sizeof chain);
+				eval_nccl(m, c, NA_COLLNET_CHAIN, bytes, &l, &chain);
 				if (chain.available && (!r->available || chain.time_us < r->time_us))
 					*r = chain;
 			}

@@ -1,10 +1,14 @@
 /* collective.h: time, algbw and busbw of each pattern under each algorithm, on a fabric.
  *
  * NCCL's own model (nccl.h) gives the bandwidth and latency NCCL believes in and the
- * algorithm it would pick; the fabric (fabric.h) then says how much of the network part
- * survives oversubscription and hashing collisions. AllToAll and send/recv, which NCCL does
- * not model, follow collective-model.md section 6: the network share of each GPU and the
- * NVLink rate, whichever binds. Units: bytes, microseconds, GB/s. busbw is nccl-tests'. */
+ * algorithm it would pick; the topology engine (route.h, through fabric_loss) says how much
+ * of that survives the switches, for the traffic each algorithm really sends. AllToAll and
+ * send/recv, which NCCL does not model, follow collective-model.md section 6 and
+ * fabric-physics.md section 3: AllToAll is paced by each GPU's network share (it cannot
+ * aggregate NICs), send/recv by the slowest pair of nccl-tests' ring of pairs (one NIC per
+ * pair across nodes, NVLink inside). Losses do not depend on the message size, so they are
+ * computed once per communicator (collective_losses) and reused for every size. Units:
+ * bytes, microseconds, GB/s. busbw is nccl-tests'. */
 #ifndef NCF_COLLECTIVE_H
 #define NCF_COLLECTIVE_H
 #include "model/fabric.h"
@@ -14,6 +18,19 @@
 enum ualgo { UA_RING, UA_TREE, UA_NVLS, UA_NVLSTREE, UA_COLLNET, UA_P2P, UA_COUNT };
 extern const char *const ualgo_names[];
 extern const char *const ualgo_labels[];
+
+/* Where a communicator's ranks sit: `span` of nodes, `per_node` ranks on each, and
+ * `concurrent` communicators of the same shape on every node (sharing its NICs). */
+struct comm_layout {
+	struct span span;
+	int per_node, concurrent;
+};
+
+/* The fabric's loss for every algorithm of one collective on one communicator. */
+struct coll_losses {
+	struct fabric_loss algo[UA_COUNT];
+	bool chain;             /* CollNet: the loss is CollNetChain's (else Direct's) */
+};
 
 struct algo_result {
 	bool available;
@@ -33,11 +50,15 @@ struct coll_result {
 	int best_algo;          /* the fastest on this fabric */
 };
 
-/* Evaluate collective c at `bytes` for the communicator of model m on fabric f;
- * `concurrent` communicators of the same shape run at once on the same nodes. */
-void collective_eval(const struct fabric *f, const struct nccl_model *m, enum coll c, double bytes, int concurrent,
-		     struct coll_result *out);
+/* The losses of collective c for the communicator of model m laid out as l on graph t. */
+void collective_losses(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
+		       const struct comm_layout *l, struct coll_losses *out);
+/* Evaluate collective c at `bytes` with those losses. */
+void collective_eval(const struct fabric *f, const struct nccl_model *m, enum coll c, double bytes,
+		     const struct coll_losses *loss, struct coll_result *out);
 /* The result for a forced algorithm (job.algo), falling back to NCCL's pick. */
 const struct algo_result *coll_pick(const struct coll_result *r, int job_algo);
+/* The layout of a communicator over all of the job's nodes, every rank of each node. */
+struct comm_layout layout_world(const struct fabric *f);
 
 #endif

@@ -7,7 +7,8 @@
 const char *const nic_attach_names[] = { "pcie-switch", "cpu", NULL };
 const char *const nic_use_names[] = { "compute", "storage", NULL };
 const char *const switch_role_names[] = { "leaf", "spine", "core", NULL };
-const char *const wiring_names[] = { "spread", "rail", "tor", NULL };
+const char *const wiring_names[] = { "spread", "rail", "tor", "mesh", NULL };
+const char *const placement_names[] = { "contiguous", "random", NULL };
 const char *const routing_names[] = { "ecmp", "adaptive", "spray", NULL };
 const char *const dtype_names[] = { "bf16", "fp16", "fp8", "fp32", NULL };
 const char *const algo_names[] = { "auto", "ring", "tree", "nvls", "nvlstree", "collnet", NULL };
@@ -57,7 +58,7 @@ static const struct field bundle_fields[] = {
 	F_STR(struct bundle, to, "to", FF_REQUIRED, "higher-tier group"),
 	F_INT(struct bundle, links_each, "links_each", 1, 4096, FF_REQUIRED, "links from each member of from"),
 	F_INT(struct bundle, speed_gbps, "speed_gbps", 0, 100000, FF_OPTIONAL, "link speed, Gb/s (0: slower end)"),
-	F_ENUM(struct bundle, wiring, "wiring", wiring_names, 0, "rail, tor or spread"),
+	F_ENUM(struct bundle, wiring, "wiring", wiring_names, 0, "rail, tor, spread, or mesh (server to server)"),
 	F_BOOL(struct bundle, lag, "lag", FF_OPTIONAL, "links of a member to one switch form a LAG"),
 	F_ENUM(struct bundle, media, "media", media_names, 0, "auto, dac, acc, aoc or transceiver"),
 	F_STR(struct bundle, cable, "cable", FF_OPTIONAL, "cable (catalog name)"),
@@ -68,6 +69,8 @@ static const struct field fabric_fields[] = {
 	F_BOOL(struct fabric_opts, sharp, "sharp", 0, "in-network reduction (SHARP) enabled"),
 	F_BOOL(struct fabric_opts, pxn, "pxn", 0, "PXN: send through a peer GPU's NIC"),
 	F_BOOL(struct fabric_opts, cross_nic, "cross_nic", 0, "rings may enter and leave on different NICs"),
+	F_INT(struct fabric_opts, qps_per_connection, "qps_per_connection", 0, 128, FF_OPTIONAL,
+	      "queue pairs per NCCL connection (NCCL_IB_QPS_PER_CONNECTION; 0: NCCL's default, 1)"),
 };
 
 static const struct field job_fields[] = {
@@ -89,6 +92,10 @@ static const struct field job_fields[] = {
 	F_NUM(struct job, mfu, "mfu", 0, 1, 0, "model FLOPs utilisation, 0..1"),
 	F_NUM(struct job, overlap, "overlap", 0, 1, 0, "share of the compute time that communication can run behind"),
 	F_ENUM(struct job, algo, "algo", algo_names, 0, "NCCL algorithm: auto or forced"),
+	F_STR(struct job, groups, "groups", FF_OPTIONAL,
+	      "server groups the job runs on, in rank order, comma-separated (empty: all, in design order)"),
+	F_ENUM(struct job, placement, "placement", placement_names, FF_OPTIONAL,
+	       "ranks on consecutive nodes (contiguous), or scattered (random)"),
 };
 
 static const struct field position_fields[] = {

@@ -25,7 +25,8 @@
 enum nic_attach { ATTACH_PCIE_SWITCH, ATTACH_CPU };
 enum nic_use { NIC_COMPUTE, NIC_STORAGE };
 enum switch_role { ROLE_LEAF, ROLE_SPINE, ROLE_CORE };
-enum wiring { WIRE_SPREAD, WIRE_RAIL, WIRE_TOR };
+enum wiring { WIRE_SPREAD, WIRE_RAIL, WIRE_TOR, WIRE_MESH };
+enum job_placement { PLACE_CONTIGUOUS, PLACE_RANDOM };
 enum routing { ROUTE_ECMP, ROUTE_ADAPTIVE, ROUTE_SPRAY };
 enum dtype { DT_BF16, DT_FP16, DT_FP8, DT_FP32 };
 enum algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLSTREE, ALGO_COLLNET };
@@ -85,6 +86,7 @@ struct bundle {
 struct fabric_opts {
 	int routing;        /* enum routing */
 	bool sharp, pxn, cross_nic;
+	int qps_per_connection; /* NCCL_IB_QPS_PER_CONNECTION; 0: NCCL's default, 1 */
 };
 
 struct job {
@@ -101,6 +103,8 @@ struct job {
 	double mfu;
 	double overlap;     /* share of the compute time communication can run behind, 0..1 */
 	int algo;           /* enum algo: auto, or forced as NCCL_ALGO does */
+	char groups[256];   /* server groups the job runs on, in rank order (comma-separated); empty: all, design order */
+	int placement;      /* enum job_placement: ranks on consecutive nodes, or scattered at random */
 };
 
 struct position {
@@ -132,7 +136,7 @@ struct design {
 extern const struct schema design_schema, server_group_schema, nic_spec_schema, domain_group_schema,
 	switch_group_schema, bundle_schema, fabric_opts_schema, job_schema, canvas_schema;
 extern const char *const nic_attach_names[], *const nic_use_names[], *const switch_role_names[],
-	*const wiring_names[], *const routing_names[], *const dtype_names[], *const algo_names[];
+	*const wiring_names[], *const placement_names[], *const routing_names[], *const dtype_names[], *const algo_names[];
 
 void design_init(struct design *d);
 void design_free(struct design *d);
@@ -174,7 +178,15 @@ double nic_slot_GBps(const struct nic_spec *n, const struct cat_nic *c);
 int server_compute_ports(const struct server_group *g, const struct catalog *cat);
 /* Speed of the links of bundle b: its own, or the slower of its two ends. 0 if unknown. */
 int bundle_speed_gbps(const struct design *d, const struct catalog *cat, const struct bundle *b);
-/* Ports per switch of group sw used by bundles going down and up. */
+/* What a bundle joins: servers or switches to a higher tier (up), switches to switches of
+ * their own tier (peer: every member to every member of the other end), servers to servers
+ * (mesh: direct links, every pair). */
+enum bundle_kind { BK_UP, BK_PEER, BK_MESH };
+int bundle_kind(const struct design *d, const struct bundle *b);
+/* Links of a bundle in all; ports it takes on each member of its `from` (or `to`) end. */
+long bundle_links(const struct design *d, const struct bundle *b);
+long bundle_ports_each(const struct design *d, const struct bundle *b, bool from_side);
+/* Ports per switch of group sw used by bundles going down and up (peer links count up). */
 void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up);
 /* Port speed of one (possibly broken-out) port of switch group sw, Gb/s. */
 int switch_port_gbps(const struct switch_group *sw, const struct cat_switch *c);

@@ -1,266 +1,517 @@
-/* fabric.c: the node as NCCL sees it, the switch tiers, and the traffic they carry. */
+/* fabric.c: the summary of the group graph that the report, the panel and exports read. */
 #include "model/fabric.h"
-#include "model/congest.h"
+#include "model/topo.h"
+#include "model/alloc.h"
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-
-static const struct bundle *bundle_from(const struct design *d, const char *from)
-{
-	size_t i;
-	for (i = 0; i < d->bundles.n; i++)
-		if (strcmp(DESIGN_BUNDLE(d, i)->from, from) == 0)
-			return DESIGN_BUNDLE(d, i);
-	return NULL;
-}
-
-static const struct switch_group *switch_named(const struct design *d, const char *name)
-{
-	size_t i;
-	return design_find(d, name, &i) == GK_SWITCH ? DESIGN_SWITCH(d, i) : NULL;
-}
-
-/* Members of `below` each switch of a tier reached through bundle b joins, and how many
- * switches of the tier serve the same members (the planes, or rails). */
-static void spread_of(const struct bundle *b, long below, int switches, double *per_switch, int *planes)
-{
-	int L = b->links_each > 0 ? b->links_each : 1;
-	if (switches < 1)
-		switches = 1;
-	switch (b->wiring) {
-	case WIRE_RAIL: {
-		/* Member i's link j goes to switch j of its unit; a unit has L switches. */
-		double units = (double)switches / L < 1 ? 1 : (double)switches / L;
-		*per_switch = below / units;
-		*planes = L < switches ? L : switches;
-		break;
-	}
-	case WIRE_TOR:
-		*per_switch = (double)below / switches;
-		*planes = 1;
-		break;
-	default:
-		*per_switch = (double)below;
-		*planes = L < switches ? L : switches;
-		break;
-	}
-}
-
-static void build_tiers(const struct design *d, const struct catalog *cat, const struct server_group *g,
-			struct fabric *f)
-{
-	const struct bundle *b = bundle_from(d, g->name);
-	long below = g->count;           /* members of the tier below */
-	double covered = 1;              /* servers one member of the tier below joins */
-	int below_planes = 1;
-	f->ntiers = 0;
-	while (b && f->ntiers < FABRIC_MAX_TIERS) {
-		const struct switch_group *sw = switch_named(d, b->to);
-		const struct cat_switch *cs;
-		struct tier *t;
-		const struct bundle *up;
-		double per_switch;
-		int planes, speed;
-		long dn, upl;
-		if (!sw)
-			break;
-		cs = catalog_switch(cat, sw->model);
-		t = &f->tiers[f->ntiers++];
-		memset(t, 0, sizeof *t);
-		t->role = sw->role;
-		snprintf(t->group, sizeof t->group, "%s", sw->name);
-		t->count = sw->count;
-		speed = bundle_speed_gbps(d, cat, b);
-		switch_ports_used(d, sw, &dn, &upl);
-		t->down_GBps = dn * speed / 8.0;
-		up = bundle_from(d, sw->name);
-		t->link_gbps = up ? bundle_speed_gbps(d, cat, up) : speed;
-		t->uplinks = (int)upl;
-		t->up_GBps = upl * t->link_gbps / 8.0;
-		t->ratio = t->up_GBps > 0 ? t->down_GBps / t->up_GBps : 0;
-		t->lag = up && up->lag;
-		t->rail = b->wiring == WIRE_RAIL;
-		t->sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
-		spread_of(b, below, sw->count, &per_switch, &planes);
-		/* Switches of the tier below that share their servers (rails) count once. */
-		covered = covered * per_switch / below_planes;
-		if (covered > g->count)
-			covered = g->count;
-		t->nodes_under = covered / f->servers_per_node;
-		t->planes = planes;
-		below = sw->count;
-		below_planes = planes;
-		b = up;
-	}
-}
 
 static double min_d(double a, double b)
 {
 	return a < b ? a : b;
 }
 
-void fabric_build(const struct design *d, const struct catalog *cat, int gpus, struct fabric *f)
+/* ---- per switch group: ports and capacities ------------------------------------------ */
+
+static int tier_of_sw(const struct design *d, int sw)
 {
-	const struct server_group *g = d->servers.n ? DESIGN_SERVER(d, 0) : NULL;
-	const struct cat_gpu *gpu;
-	const struct cat_fabric *fab;
-	const struct bundle *b;
-	struct nccl_node *n = &f->node;
-	size_t i, k;
-	long total = 0, acc = 0;
-	int G, cards = 0, ports = 0, nic_speed = 0, wired = 0, attach = ATTACH_PCIE_SWITCH, slot_gen = 0, slot_lanes = 0;
-	bool all_sharp = true, all_ib = true;
-	double slot_payload = 0, slot_nccl = 0;
-
-	memset(f, 0, sizeof *f);
-	for (i = 0; i < d->servers.n; i++)
-		total += (long)DESIGN_SERVER(d, i)->count * DESIGN_SERVER(d, i)->gpus;
-	f->design_gpus = (int)(total < 2000000000L ? total : 2000000000L);
-	f->gpus = gpus > 0 ? gpus : (d->job.gpus > 0 ? d->job.gpus : f->design_gpus);
-	if (f->gpus > f->design_gpus)
-		f->gpus = f->design_gpus;
-	/* The job takes GPUs group by group; the first group sets the node. */
-	for (i = 0; i < d->servers.n && g; i++) {
-		const struct server_group *o = DESIGN_SERVER(d, i);
-		if (acc >= f->gpus)
-			break;
-		acc += (long)o->count * o->gpus;
-		if (i > 0 && (strcmp(o->gpu, g->gpu) || o->gpus != g->gpus || o->nics.n != g->nics.n))
-			f->heterogeneous = true;
-	}
-	if (!g || f->gpus < 1) {
-		snprintf(f->note, sizeof f->note, "no GPUs in the design");
-		f->node.ppn = f->node.nnodes = 1;
-		return;
-	}
-	snprintf(f->server_group, sizeof f->server_group, "%s", g->name);
-	gpu = catalog_gpu(cat, g->gpu);
-	fab = catalog_fabric(cat, g->scaleup);
-	f->servers_per_node = 1;
-	if (g->domain[0] && design_find(d, g->domain, &k) == GK_DOMAIN) {
-		f->servers_per_node = DESIGN_DOMAIN(d, k)->servers_each;
-		f->domain_node = f->servers_per_node > 1;
-	}
-	G = f->servers_per_node * g->gpus;
-	f->design_nodes = (g->count + f->servers_per_node - 1) / f->servers_per_node;
-
-	/* NICs of one server, and the bundles wiring them. */
-	for (k = 0; k < g->nics.n; k++) {
-		const struct nic_spec *ns = &VEC_AT(g->nics, struct nic_spec, k);
-		const struct cat_nic *c = catalog_nic(cat, ns->model);
-		int s;
-		double pl;
-		if (ns->use != NIC_COMPUTE || !c || ns->count <= 0)
-			continue;
-		s = nic_speed_gbps(ns, c);
-		cards += ns->count;
-		ports += ns->count * c->ports;
-		if (!nic_speed || s < nic_speed)
-			nic_speed = s;
-		pl = nic_slot_GBps(ns, c);
-		if (!slot_payload || pl < slot_payload) {
-			slot_payload = pl;
-			slot_gen = ns->pcie_gen ? ns->pcie_gen : c->pcie_gen;
-			slot_lanes = ns->pcie_lanes ? ns->pcie_lanes : c->pcie_lanes;
-		}
-		if (k == 0 || attach == ATTACH_PCIE_SWITCH)
-			attach = ns->attach;
-		all_sharp = all_sharp && c->sharp;
-		all_ib = all_ib && c->protocol == PROTO_INFINIBAND;
-	}
-	b = bundle_from(d, g->name);
-	for (i = 0; i < d->bundles.n; i++)
-		if (strcmp(DESIGN_BUNDLE(d, i)->from, g->name) == 0)
-			wired += DESIGN_BUNDLE(d, i)->links_each;
-	if (wired > ports)
-		wired = ports;
-	if (b) {
-		int bs = bundle_speed_gbps(d, cat, b);
-		f->port_gbps = nic_speed && bs ? (bs < nic_speed ? bs : nic_speed) : (bs ? bs : nic_speed);
-		f->wiring = b->wiring;
-		f->edge_lag = b->lag;
-	}
-	f->routing = d->fabric.routing;
-	f->pxn = d->fabric.pxn;
-	f->port_GBps = f->port_gbps / 8.0;
-	f->slot_GBps = slot_payload;
-	f->ports = wired * f->servers_per_node;
-	if (cards && ports) {
-		int ppc = ports / cards, used_cards = (wired + ppc - 1) / ppc;
-		f->node_ceiling_GBps = used_cards * f->servers_per_node *
-				       min_d(ppc * f->port_GBps, slot_payload > 0 ? slot_payload : 1e9);
-		if (wired < used_cards * ppc) /* a card with one port of two wired */
-			f->node_ceiling_GBps = min_d(f->node_ceiling_GBps, f->ports * f->port_GBps);
-		cards = used_cards;
-		ports = ppc;
-	}
-	f->gpus_per_nic = cards ? (G + cards * f->servers_per_node - 1) / (cards * f->servers_per_node) : G;
-	f->edge_hashed = b && f->wiring != WIRE_RAIL && f->routing == ROUTE_ECMP && !f->edge_lag && f->ports > 1;
-
-	/* The node as NCCL sees it. */
-	memset(n, 0, sizeof *n);
-	n->sm = gpu ? gpu->sm : 80;
-	n->ppn = f->gpus < G ? f->gpus : G;
-	n->nnodes = (f->gpus + G - 1) / G;
-	n->cpu = g->cpu;
-	if (gpu && fab && (fab->kind == FAB_NVSWITCH || fab->kind == FAB_NVLINK_MESH) && gpu->nvlink_links > 0) {
-		n->nvl = gpu->nvlink_links * nccl_nvlink_per_link(gpu->sm);
-		n->nvswitch = fab->kind == FAB_NVSWITCH;
-		n->nvls = fab->nvls && gpu->sm >= 90;
-		f->nvlink_GBps = gpu->nvlink_links * gpu->nvlink_link_GBps;
-	}
-	n->pci_gpu = gpu ? nccl_pcie_bw(gpu->pcie_gen, gpu->pcie_lanes) : 12;
-	n->pci_intra = n->pci_gpu;
-	if (fab && fab->kind == FAB_PCIE_SWITCH && fab->pcie_gen)
-		n->pci_intra = min_d(n->pci_gpu, nccl_pcie_bw(fab->pcie_gen, fab->pcie_lanes));
-	n->pci_intra_phb = !fab || fab->kind == FAB_NONE;
-	n->cards = cards * f->servers_per_node;
-	n->ports_per_card = ports > 0 ? ports : 1;
-	n->net_bw = f->port_GBps;
-	slot_nccl = slot_gen ? nccl_pcie_bw(slot_gen, slot_lanes) : n->pci_gpu;
-	n->card_pci = attach == ATTACH_CPU ? min_d(slot_nccl, n->pci_gpu) / (g->cpu == CPU_INTEL ? 1.2 : 1.0)
-					   : min_d(slot_nccl, n->pci_gpu);
-	n->net_on_cpu = attach == ATTACH_CPU;
-	n->pxn_return = f->gpus_per_nic <= 1;
-	n->cross_nic = d->fabric.cross_nic;
-
-	build_tiers(d, cat, g, f);
-	n->collnet = d->fabric.sharp && all_sharp && all_ib && f->ntiers > 0;
-	for (i = 0; i < (size_t)f->ntiers; i++)
-		n->collnet = n->collnet && f->tiers[i].sharp;
-	if (!f->ports)
-		n->cards = 0;
-
-	/* GPUs : cross-server links, and bisection over the whole design. */
-	f->gpus_per_link = wired ? (double)g->gpus / wired : 0;
-	/* Joined when one switch of the top tier reaches every node of the job. */
-	f->connected = n->nnodes <= 1 ||
-		       (f->ports > 0 && f->ntiers > 0 && f->tiers[f->ntiers - 1].nodes_under >= n->nnodes - 1e-9);
-	{
-		double half = f->design_nodes / 2.0, bis = half * f->node_ceiling_GBps;
-		for (i = 0; i < (size_t)f->ntiers; i++) {
-			const struct tier *t = &f->tiers[i];
-			if (t->nodes_under >= f->design_nodes - 1e-9)
-				break; /* one switch of this tier joins everything */
-			if (t->uplinks == 0) {
-				bis = 0; /* nothing above: the halves are not joined */
-				break;
-			}
-			bis = min_d(bis, t->count / 2.0 * t->up_GBps);
-		}
-		f->bisection_GBps = f->design_nodes > 1 ? bis : 0;
-		f->bisection_per_gpu_GBps = f->design_gpus > 1 && f->design_nodes > 1 ? bis / (f->design_gpus / 2.0) : 0;
-	}
-	if (!f->connected)
-		snprintf(f->note, sizeof f->note, "the job's %d nodes are not all joined by the switches", n->nnodes);
-	else if (f->heterogeneous)
-		snprintf(f->note, sizeof f->note, "the job spans different server groups; '%s' sets the node", g->name);
+	return DESIGN_SWITCH(d, sw)->role + 1;
 }
 
-struct nccl_node fabric_subnode(const struct fabric *f, int ranks, int per_node)
+static int end_tier(const struct design *d, const char *name, int *sw)
 {
-	struct nccl_node n = f->node;
-	int G = f->node.ppn, concurrent;
+	size_t i;
+	switch (design_find(d, name, &i)) {
+	case GK_SWITCH:
+		*sw = (int)i;
+		return DESIGN_SWITCH(d, i)->role + 1;
+	case GK_SERVER:
+		*sw = -1;
+		return 0;
+	default:
+		*sw = -1;
+		return -1;
+	}
+}
+
+/* Down and up capacity of one switch of group sw, GB/s, and its uplink speed. */
+static void sw_capacity(const struct design *d, const struct catalog *cat, int sw, double *down, double *up,
+			int *up_gbps, int *down_gbps, bool *lag)
+{
+	const struct switch_group *g = DESIGN_SWITCH(d, sw);
+	size_t i;
+	*down = *up = 0;
+	*up_gbps = *down_gbps = 0;
+	*lag = false;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		int fs, ts, ft = end_tier(d, b->from, &fs), tt = end_tier(d, b->to, &ts);
+		int gbps = bundle_speed_gbps(d, cat, b);
+		if (ft < 0 || tt < 0)
+			continue;
+		if (fs == sw && tt > ft) {
+			*up += b->links_each * gbps / 8.0;
+			if (!*up_gbps || gbps < *up_gbps)
+				*up_gbps = gbps;
+			*lag = *lag || b->lag;
+		} else if (ts == sw && ft < tt && g->count > 0) {
+			long total = design_group_count(d, b->from) * (long)b->links_each;
+			*down += (double)((total + g->count - 1) / g->count) * gbps / 8.0;
+			if (!*down_gbps || gbps < *down_gbps)
+				*down_gbps = gbps;
+		}
+	}
+}
+
+/* ---- the node and its ceiling ---------------------------------------------------------- */
+
+static double ceiling_of(const struct design *d, const struct catalog *cat, const struct topo_ngroup *g)
+{
+	const struct server_group *s = DESIGN_SERVER(d, g->server);
+	size_t k;
+	int cards = 0, ports = 0;
+	double slot = 0, port = g->port_gbps / 8.0, c;
+	if (!g->wired)
+		return 0;
+	for (k = 0; k < s->nics.n; k++) {
+		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
+		const struct cat_nic *cn = catalog_nic(cat, ns->model);
+		double pl;
+		if (ns->use != NIC_COMPUTE || !cn || ns->count <= 0)
+			continue;
+		cards += ns->count;
+		ports += ns->count * cn->ports;
+		pl = nic_slot_GBps(ns, cn);
+		if (!slot || pl < slot)
+			slot = pl;
+	}
+	if (!cards || !ports)
+		return 0;
+	{
+		int ppc = ports / cards, used_cards = (g->wired + ppc - 1) / ppc;
+		c = used_cards * g->spn * min_d(ppc * port, slot > 0 ? slot : 1e9);
+		if (g->wired < used_cards * ppc)
+			c = min_d(c, g->wired * g->spn * port);
+	}
+	return c;
+}
+
+/* NIC cards of a node that its wired ports sit on. */
+static int physical_cards(const struct design *d, const struct catalog *cat, const struct topo_ngroup *g)
+{
+	const struct server_group *s = DESIGN_SERVER(d, g->server);
+	size_t k;
+	int cards = 0, ports = 0;
+	for (k = 0; k < s->nics.n; k++) {
+		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
+		const struct cat_nic *cn = catalog_nic(cat, ns->model);
+		if (ns->use == NIC_COMPUTE && cn && ns->count > 0) {
+			cards += ns->count;
+			ports += ns->count * cn->ports;
+		}
+	}
+	if (!cards || !ports || !g->wired)
+		return 0;
+	return (g->wired + ports / cards - 1) / (ports / cards) * g->spn;
+}
+
+/* ---- bisection: the most the first half of the job's nodes can send to the second ------
+ * A max-flow on the tree of components, bottom up (exact for a hierarchy): at each
+ * component the halves exchange what they can inside; what is left of each side climbs,
+ * capped by the component's uplinks (each direction on its own), to its parent. Components
+ * of different groups meet where their keys (switch group, block) are equal. Planes (the
+ * servers' bundles) are separate networks: their flows add. Cost: the components of the
+ * job's levels, cached per layout. */
+
+struct bcomp {
+	int sw;
+	long b;
+	double sa, sb, up;
+	int level;
+	int parent_sw, parent_order;
+	long parent_b;
+	bool used;
+};
+
+struct bmap {
+	struct bcomp *v;
+	size_t cap, n;
+};
+
+static size_t bslot(struct bmap *m, int sw, long b)
+{
+	size_t i = (size_t)(((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL ^ (unsigned long long)b *
+			     0xff51afd7ed558ccdULL) % m->cap);
+	while (m->v[i].used && !(m->v[i].sw == sw && m->v[i].b == b))
+		i = (i + 1) % m->cap;
+	return i;
+}
+
+static struct bcomp *bget(struct bmap *m, int sw, long b, int level)
+{
+	size_t i = bslot(m, sw, b);
+	if (m->v[i].used)
+		return &m->v[i];
+	if (m->n * 2 + 2 >= m->cap) {
+		/* Grow before inserting: rehash every entry. */
+		struct bmap nm;
+		size_t k;
+		nm.cap = m->cap * 2 + 64;
+		nm.n = 0;
+		nm.v = xcalloc(nm.cap, sizeof *nm.v);
+		for (k = 0; k < m->cap; k++)
+			if (m->v[k].used) {
+				size_t j = bslot(&nm, m->v[k].sw, m->v[k].b);
+				nm.v[j] = m->v[k];
+				nm.n++;
+			}
+		free(m->v);
+		*m = nm;
+		i = bslot(m, sw, b);
+	}
+	memset(&m->v[i], 0, sizeof m->v[i]);
+	m->v[i].used = true;
+	m->v[i].sw = sw;
+	m->v[i].b = b;
+	m->v[i].level = level;
+	m->v[i].parent_sw = -1;
+	m->n++;
+	return &m->v[i];
+}
+
+static double plane_flow(const struct topo *t, const struct fabric *f, int pi, long h)
+{
+	struct bmap m;
+	int i, lv, top = 0;
+	double flow = 0;
+	m.cap = 64;
+	m.n = 0;
+	m.v = xcalloc(m.cap, sizeof *m.v);
+	/* Leaf-level components: the nodes of each half, each at its share of the ceiling. */
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		const struct topo_plane *p;
+		const struct topo_level *l;
+		double c;
+		long k, kf, kl;
+		if (!g->used || pi >= g->nplanes)
+			continue;
+		p = &g->plane[pi];
+		if (p->kind != PLANE_SWITCH)
+			continue;
+		if (p->level[p->nlevels - 1].order > top)
+			top = p->level[p->nlevels - 1].order;
+		l = &p->level[0];
+		c = f->node_ceiling_GBps * ((double)p->links / (g->wired > 0 ? g->wired : 1));
+		if (l->size >= TOPO_ALL || l->modulus > 0) {
+			long a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
+			struct bcomp *bc = bget(&m, l->sw, l->size >= TOPO_ALL ? 0 : -1 - g->server, l->order);
+			bc->sa += a * c;
+			bc->sb += (g->used - a) * c;
+			continue;
+		}
+		kf = (topo_pos(g, p, 0) + l->shift) / l->size;
+		kl = (topo_pos(g, p, g->used - 1) + l->shift) / l->size;
+		for (k = kf; k <= kl; k++) {
+			long x0 = k * l->size - l->shift, x1 = x0 + l->size - 1, i0, i1, a, a_hi = h - g->first - 1;
+			struct bcomp *bc;
+			i0 = x0 - p->pos <= 0 ? 0 : (x0 - p->pos + g->spn - 1) / g->spn;
+			i1 = (x1 - p->pos) / g->spn;
+			if (i1 > g->used - 1)
+				i1 = g->used - 1;
+			if (i0 > i1)
+				continue;
+			a = a_hi >= i0 ? (a_hi < i1 ? a_hi : i1) - i0 + 1 : 0;
+			bc = bget(&m, l->sw, k, l->order);
+			bc->sa += a * c;
+			bc->sb += (i1 - i0 + 1 - a) * c;
+			if (bc->parent_sw < 0 && p->nlevels > 1) {
+				const struct topo_level *pl = &p->level[1];
+				bc->parent_sw = pl->sw;
+				bc->parent_order = pl->order;
+				bc->parent_b = pl->size >= TOPO_ALL ? 0 : topo_comp(pl, topo_pos(g, p, i0));
+			}
+			bc->up = l->uplinks > 0 ? (double)(p->links / l->rails) * l->switches * l->uplinks * l->link_GBps : 0;
+		}
+		/* Parents of the upper levels' components. */
+		for (lv = 1; lv + 1 < p->nlevels; lv++) {
+			const struct topo_level *cl = &p->level[lv], *pl = &p->level[lv + 1];
+			long kk0 = cl->size >= TOPO_ALL ? 0 : topo_comp(cl, topo_pos(g, p, 0));
+			long kk1 = cl->size >= TOPO_ALL ? 0 : topo_comp(cl, topo_pos(g, p, g->used - 1));
+			long kk;
+			for (kk = kk0; kk <= kk1 && kk - kk0 < 1000000; kk++) {
+				struct bcomp *bc = bget(&m, cl->sw, kk, cl->order);
+				if (bc->parent_sw < 0) {
+					long x = kk * (cl->size >= TOPO_ALL ? 0 : cl->size) - cl->shift;
+					bc->parent_sw = pl->sw;
+					bc->parent_order = pl->order;
+					bc->parent_b = pl->size >= TOPO_ALL ? 0 : topo_comp(pl, x < p->pos ? p->pos : x);
+					bc->up = cl->uplinks > 0 ? (double)(p->links / cl->rails) * cl->switches * cl->uplinks *
+									cl->link_GBps
+								 : 0;
+				}
+				if (cl->modulus > 0)
+					break;
+			}
+		}
+	}
+	/* Every parent exists before the climb, so the table no longer moves. */
+	{
+		bool grew = true;
+		while (grew) {
+			size_t k, before = m.n;
+			for (k = 0; k < m.cap; k++)
+				if (m.v[k].used && m.v[k].parent_sw >= 0) {
+					int psw = m.v[k].parent_sw, plv = m.v[k].parent_order;
+					long pb = m.v[k].parent_b;
+					size_t cap = m.cap;
+					bget(&m, psw, pb, plv);
+					if (m.cap != cap)
+						break; /* rehashed: scan again */
+				}
+			grew = m.n != before;
+		}
+	}
+	/* Bottom up: match inside, send the rest up. */
+	for (lv = 0; lv <= top; lv++) {
+		size_t k;
+		for (k = 0; k < m.cap; k++) {
+			struct bcomp *bc = &m.v[k];
+			double match, ra, rb;
+			if (!bc->used || bc->level != lv)
+				continue;
+			match = bc->sa < bc->sb ? bc->sa : bc->sb;
+			flow += match;
+			ra = bc->sa - match;
+			rb = bc->sb - match;
+			if (bc->parent_sw >= 0 && bc->up > 0) {
+				struct bcomp *pc = bget(&m, bc->parent_sw, bc->parent_b, bc->parent_order);
+				pc->sa += ra < bc->up ? ra : bc->up;
+				pc->sb += rb < bc->up ? rb : bc->up;
+			}
+		}
+	}
+	free(m.v);
+	return flow;
+}
+
+static double bisection(const struct topo *t, const struct fabric *f)
+{
+	long n = t->nodes, h = n / 2;
+	double flow = 0;
+	int pi, i, maxp = 0;
+	if (n < 2)
+		return 0;
+	for (i = 0; i < t->nplaced; i++)
+		if (t->ng[t->order[i]].nplanes > maxp)
+			maxp = t->ng[t->order[i]].nplanes;
+	for (pi = 0; pi < maxp; pi++) {
+		flow += plane_flow(t, f, pi, h);
+		/* Direct links: every A node linked to every B node of a mesh. */
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			const struct topo_plane *p;
+			long a, b;
+			if (!g->used || pi >= g->nplanes || g->plane[pi].kind != PLANE_MESH)
+				continue;
+			p = &g->plane[pi];
+			a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
+			b = g->used - a;
+			flow += min_d((double)a * b * (double)(p->links / (p->mesh_peers > 0 ? p->mesh_peers : 1)) * p->gbps / 8.0,
+				      min_d((double)a, (double)b) * f->node_ceiling_GBps);
+		}
+	}
+	return min_d(flow, (double)h * f->node_ceiling_GBps);
+}
+
+/* ---- summary --------------------------------------------------------------------------- */
+
+static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
+{
+	return a->sm == b->sm && a->ppn == b->ppn && a->cpu == b->cpu && a->nvl == b->nvl &&
+	       a->nvswitch == b->nvswitch && a->nvls == b->nvls && a->pci_gpu == b->pci_gpu &&
+	       a->pci_intra == b->pci_intra && a->pci_intra_phb == b->pci_intra_phb && a->cards == b->cards &&
+	       a->ports_per_card == b->ports_per_card && a->net_bw == b->net_bw && a->card_pci == b->card_pci &&
+	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == b->collnet;
+}
+
+static int add_tier(const struct design *d, const struct catalog *cat, struct fabric *f, const struct topo_ngroup *g,
+		    const struct topo_plane *p, int lv)
+{
+	const struct topo_level *l = &p->level[lv];
+	const struct switch_group *sg;
+	const struct cat_switch *cs;
+	struct tier *tr;
+	int i, up_gbps, down_gbps;
+	double down, up;
+	bool lag;
+	if (l->sw < 0)
+		return -1;
+	for (i = 0; i < f->ntiers; i++)
+		if (f->tiers[i].sw == l->sw)
+			return i;
+	if (f->ntiers >= FABRIC_MAX_TIERS)
+		return -1;
+	sg = DESIGN_SWITCH(d, l->sw);
+	cs = catalog_switch(cat, sg->model);
+	tr = &f->tiers[f->ntiers];
+	memset(tr, 0, sizeof *tr);
+	tr->role = sg->role;
+	snprintf(tr->group, sizeof tr->group, "%s", sg->name);
+	tr->sw = l->sw;
+	tr->level = lv + 1;
+	tr->count = sg->count;
+	sw_capacity(d, cat, l->sw, &down, &up, &up_gbps, &down_gbps, &lag);
+	tr->down_GBps = down;
+	tr->up_GBps = up;
+	tr->uplinks = l->uplinks && !l->peer ? l->uplinks : 0;
+	tr->link_gbps = up_gbps ? up_gbps : down_gbps;
+	tr->ratio = up > 0 ? down / up : 0;
+	tr->lag = lag;
+	tr->peer = l->peer;
+	tr->hash = l->hash;
+	tr->planes = l->rails > 0 ? (p->links + l->rails - 1) / l->rails : 1;
+	tr->rail = lv == 0 && p->wiring == WIRE_RAIL;
+	tr->sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
+	tr->protocol = cs ? cs->protocol : PROTO_ETHERNET;
+	tr->nodes_under = l->size >= TOPO_ALL ? (double)g->used
+					      : min_d((double)g->used, (double)l->size / (g->spn > 0 ? g->spn : 1));
+	if (l->modulus > 0)
+		tr->nodes_under = min_d((double)g->used, ceil((double)g->used / l->modulus));
+	f->ntiers++;
+	return f->ntiers - 1;
+}
+
+static int tier_cmp_sw(const struct design *d, const struct tier *a, const struct tier *b)
+{
+	int ta = tier_of_sw(d, a->sw), tb = tier_of_sw(d, b->sw);
+	if (ta != tb)
+		return ta - tb;
+	return a->sw - b->sw;
+}
+
+void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f)
+{
+	const struct topo_ngroup *g0 = NULL;
+	int i, k, pi, lv;
+	memset(f, 0, sizeof *f);
+	f->gpus = t->gpus;
+	f->design_gpus = t->design_gpus;
+	f->design_nodes = t->design_nodes;
+	f->routing = d->fabric.routing;
+	f->pxn = d->fabric.pxn;
+	f->qps = t->qps;
+	f->placement = d->job.placement;
+	f->connected = t->connected;
+	f->heterogeneous = t->heterogeneous;
+	f->nproblems = t->nproblems;
+	memcpy(f->problems, t->problems, sizeof f->problems);
+	for (i = 0; i < t->nplaced; i++)
+		if (t->ng[t->order[i]].used) {
+			g0 = &t->ng[t->order[i]];
+			break;
+		}
+	if (!g0 || f->gpus < 1) {
+		snprintf(f->note, sizeof f->note, "no GPUs in the design");
+		f->node.ppn = f->node.nnodes = 1;
+		f->connected = true;
+		return;
+	}
+	/* The kinds of node the job runs on, each as NCCL sees it. */
+	f->node_ceiling_GBps = -1;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		struct nccl_node n;
+		double ceil_g;
+		bool sharp = d->fabric.sharp && g->nic_sharp && g->nplanes > 0;
+		if (!g->used)
+			continue;
+		n = g->nccl;
+		for (pi = 0; pi < g->nplanes; pi++)
+			for (lv = 0; lv < g->plane[pi].nlevels; lv++) {
+				int sw = g->plane[pi].level[lv].sw;
+				const struct cat_switch *cs = sw >= 0 ? catalog_switch(cat, DESIGN_SWITCH(d, sw)->model) : NULL;
+				if (sw < 0 || !cs || !cs->sharp || cs->protocol != PROTO_INFINIBAND)
+					sharp = false;
+			}
+		n.collnet = sharp;
+		for (k = 0; k < f->nclasses; k++)
+			if (same_node(&f->classes[k], &n))
+				break;
+		if (k == f->nclasses && f->nclasses < FABRIC_MAX_CLASSES)
+			f->classes[f->nclasses++] = n;
+		ceil_g = ceiling_of(d, cat, g);
+		if (f->node_ceiling_GBps < 0 || ceil_g < f->node_ceiling_GBps)
+			f->node_ceiling_GBps = ceil_g;
+		for (pi = 0; pi < g->nplanes; pi++)
+			for (lv = 0; lv < g->plane[pi].nlevels; lv++)
+				add_tier(d, cat, f, g, &g->plane[pi], lv);
+		if (g->nplanes && g->plane[0].kind == PLANE_MESH)
+			f->mesh = true;
+	}
+	if (f->node_ceiling_GBps < 0)
+		f->node_ceiling_GBps = 0;
+	/* Tiers in order: leaves first. */
+	for (i = 1; i < f->ntiers; i++)
+		for (k = i; k > 0 && tier_cmp_sw(d, &f->tiers[k - 1], &f->tiers[k]) > 0; k--) {
+			struct tier tmp = f->tiers[k];
+			f->tiers[k] = f->tiers[k - 1];
+			f->tiers[k - 1] = tmp;
+		}
+	/* The node: the most limited kind, as NCCL's all-gather leaves it. */
+	{
+		struct nccl_model m;
+		fabric_nccl(f, (int)t->nodes, t->gpus, 0, &m);
+		f->node = m.node;
+		f->node.nnodes = (int)t->nodes;
+		f->node.ppn = t->gpus < g0->gpus ? t->gpus : g0->gpus;
+		if (f->nclasses > 1)
+			f->node.ppn = (int)((t->gpus + t->nodes - 1) / t->nodes);
+	}
+	snprintf(f->server_group, sizeof f->server_group, "%s", g0->name);
+	f->servers_per_node = g0->spn;
+	f->domain_node = g0->spn > 1;
+	f->ports = g0->wired * g0->spn;
+	f->cards = physical_cards(d, cat, g0);
+	f->port_gbps = g0->port_gbps;
+	f->port_GBps = g0->port_gbps / 8.0;
+	f->slot_GBps = g0->slot_GBps;
+	f->wiring = g0->nplanes ? g0->plane[0].wiring : WIRE_SPREAD;
+	f->lag = g0->nplanes && g0->plane[0].lag && g0->plane[0].lag_size > 1;
+	{
+		const struct server_group *s = DESIGN_SERVER(d, g0->server);
+		const struct cat_gpu *gpu = catalog_gpu(cat, s->gpu);
+		if (gpu && g0->nccl.nvl > 0)
+			f->nvlink_GBps = gpu->nvlink_links * gpu->nvlink_link_GBps;
+		f->gpus_per_link = g0->wired ? (double)s->gpus / g0->wired : 0;
+		{
+			int nics = g0->nccl.cards > 0 ? g0->nccl.cards : 0;
+			f->gpus_per_nic = nics ? (g0->gpus + nics - 1) / nics : g0->gpus;
+		}
+	}
+	f->bisection_GBps = t->nodes > 1 ? bisection(t, f) : 0;
+	f->bisection_per_gpu_GBps = t->gpus > 1 && t->nodes > 1 ? f->bisection_GBps / (t->gpus / 2.0) : 0;
+	if (!t->connected)
+		snprintf(f->note, sizeof f->note, "%s", t->disconnect);
+	else if (f->heterogeneous)
+		snprintf(f->note, sizeof f->note,
+			 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all (%s sets the node shown)",
+			 f->nclasses, g0->name);
+}
+
+void fabric_build(const struct design *d, const struct catalog *cat, int gpus, struct fabric *f)
+{
+	struct topo t;
+	topo_build(d, cat, gpus, &t);
+	fabric_summarize(d, cat, &t, f);
+	topo_free(&t);
+}
+
+struct nccl_node fabric_subnode(const struct nccl_node *node, int ranks, int per_node)
+{
+	struct nccl_node n = *node;
+	int G = node->ppn, concurrent;
 	if (per_node < 1)
 		per_node = 1;
 	if (per_node > G)
@@ -284,76 +535,63 @@ struct nccl_node fabric_subnode(const struct fabric *f, int ranks, int per_node)
 	return n;
 }
 
-/* Share of a node's network traffic that must leave a switch of tier t upward. */
-static double share_up(const struct fabric *f, const struct tier *t, int idx, const struct traffic *tr, int nodes)
+void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, struct nccl_model *m)
 {
-	double m = t->nodes_under;
-	int ppn = f->node.ppn;
-	if (m >= nodes - 1e-9 || nodes < 2)
-		return 0;
-	if (m < 1)
-		m = 1;
-	switch (tr->kind) {
-	case TK_RING:
-	case TK_SENDRECV:
-		if (tr->cross_rail && t->rail && idx == 0)
-			return 1; /* each hop enters another rail: only the spine joins rails */
-		return ceil(nodes / m) / nodes;
-	case TK_TREE:
-		return (nodes - m) / (nodes - 1);
-	case TK_ALLTOALL:
-		if (t->rail && idx == 0 && !tr->pxn)
-			return 1 - (m - 1) / ((nodes - 1.0) * ppn);
-		return (nodes - m) / (nodes - 1);
-	default:
-		return 0;
+	struct nccl_node cls[FABRIC_MAX_CLASSES];
+	int i, n = f->nclasses > 0 ? f->nclasses : 1;
+	for (i = 0; i < n; i++) {
+		struct nccl_node c = f->nclasses > 0 ? f->classes[i] : f->node;
+		if (per_node > 0)
+			c = fabric_subnode(&c, ranks, per_node);
+		else if (ranks < c.ppn)
+			c.ppn = ranks;
+		c.nnodes = nodes;
+		cls[i] = c;
 	}
+	nccl_model_build_multi(cls, n, nodes > 0 ? nodes : 1, ranks, m);
 }
 
-void fabric_loss(const struct fabric *f, const struct traffic *tr, int nodes, struct fabric_loss *o)
+void fabric_loss(const struct topo *t, const struct fabric *f, const struct route_in *in, struct fabric_loss *o)
 {
+	struct route_out r;
 	int i;
 	memset(o, 0, sizeof *o);
-	o->factor = o->edge = 1;
+	o->factor = 1;
 	o->binding = -1;
-	for (i = 0; i < FABRIC_MAX_TIERS; i++)
-		o->tier[i] = 1;
-	if (nodes < 2 || tr->node_GBps <= 0 || tr->kind == TK_INNETWORK)
-		return;
-	if (f->edge_hashed) {
-		/* Each flow takes one of the node's links, chosen by hash; the busiest link paces. */
-		int F = tr->flows > 0 ? tr->flows : 1;
-		double cap = F * f->port_GBps / hash_expected_max(F, f->ports);
-		o->edge = min_d(1, cap / tr->node_GBps);
-		if (o->edge < o->factor) {
-			o->factor = o->edge;
-			o->binding = 3;
-		}
-	}
-	for (i = 0; i < f->ntiers; i++) {
-		const struct tier *t = &f->tiers[i];
-		double share = share_up(f, t, i, tr, nodes), demand, cap;
-		o->share_up[i] = share;
-		if (share <= 0)
-			continue;
-		if (t->uplinks == 0) {
-			o->tier[i] = 0; /* traffic must go up, and there is no up */
+	route_eval(t, in, &r);
+	o->factor = r.factor;
+	o->unroutable = r.unroutable;
+	snprintf(o->why, sizeof o->why, "%s", r.why);
+	o->demand_GBps = r.demand;
+	o->capacity_GBps = r.capacity;
+	o->flows = r.flows;
+	o->links = r.links;
+	o->hash = r.hash;
+	o->hashed = r.flows > 0 && r.links > 0 && r.hash != HASH_FLUID && r.hash != HASH_NONE;
+	if (r.ng >= 0) {
+		const struct topo_plane *p = &t->ng[r.ng].plane[r.plane];
+		if (p->kind == PLANE_MESH) {
+			o->direct = true;
 		} else {
-			double m = t->nodes_under < 1 ? 1 : t->nodes_under;
-			demand = share * tr->node_GBps * m / t->planes;
-			cap = t->up_GBps;
-			if (f->routing == ROUTE_ECMP || t->lag) {
-				int F = (int)ceil(tr->flows * m * share / t->planes);
-				double link = t->link_gbps / 8.0;
-				if (F < 1)
-					F = 1;
-				cap = min_d(cap, F * link / hash_expected_max(F, t->uplinks));
-			}
-			o->tier[i] = min_d(1, cap / demand);
-		}
-		if (o->tier[i] < o->factor) {
-			o->factor = o->tier[i];
-			o->binding = i;
+			int sw = p->level[r.level].sw;
+			for (i = 0; i < f->ntiers; i++)
+				if (f->tiers[i].sw == sw)
+					o->binding = i;
 		}
 	}
+	/* Share of traffic leaving each tier's components, from the first group's chain. */
+	for (i = 0; i < f->ntiers; i++) {
+		int k, lv;
+		for (k = 0; k < t->nplaced; k++) {
+			const struct topo_ngroup *g = &t->ng[t->order[k]];
+			int pi;
+			if (!g->used)
+				continue;
+			for (pi = 0; pi < g->nplanes; pi++)
+				for (lv = 0; lv < g->plane[pi].nlevels && lv < TOPO_MAX_LEVELS; lv++)
+					if (g->plane[pi].level[lv].sw == f->tiers[i].sw && r.share_up[lv] > o->share_up[i])
+						o->share_up[i] = r.share_up[lv];
+		}
+	}
+	(void)f;
 }

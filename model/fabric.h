@@ -1,89 +1,106 @@
-/* fabric.h: what the network of a design offers a job, computed on groups.
+/* fabric.h: what the network of a design offers a job, in the terms the report, the panel
+ * and the exports show.
  *
- * From the design and the catalog this finds the node as NCCL sees it (a server, or an
- * NVLink domain such as an NVL72 rack: the unit inside which traffic stays on NVLink),
- * the node's raw network ceiling, and every switch tier: its oversubscription (downlink :
- * uplink capacity per switch), how many nodes one switch of the tier joins, and its
- * uplinks. It then says how much of a collective's traffic each tier must carry up and
- * how fast it can, with static hashing (ECMP, LAG) or adaptive routing and spraying.
- * Nothing here depends on the GPU count: a 131,072-GPU design costs what a 32-GPU one
- * does. Bandwidths are GB/s (10^9 B/s) per direction. */
+ * The topology engine (topo.h: the graph of groups; route.h: where each algorithm's
+ * traffic goes) computes on every server group, switch group and bundle as the user drew
+ * them. This summary gives the node as NCCL sees it (a server, or an NVLink domain such as
+ * an NVL72 rack), the node's raw network ceiling, every switch group the job's traffic can
+ * climb through (its oversubscription, uplinks, and what hashes there), the bisection of
+ * the job's GPUs, whether they are connected at all, and the engine's problems. A loss
+ * (fabric_loss) says what share of an algorithm's planned rate the switches deliver and
+ * which switch group binds. Bandwidths are GB/s (10^9 B/s) per direction. Nothing here
+ * depends on the GPU count: a 131,072-GPU design costs what a 32-GPU one does. */
 #ifndef NCF_FABRIC_H
 #define NCF_FABRIC_H
 #include "model/design.h"
 #include "model/nccl.h"
+#include "model/route.h"
 
-#define FABRIC_MAX_TIERS 3
+#define FABRIC_MAX_TIERS 16
+#define FABRIC_MAX_CLASSES 8
 
+/* A switch group the job's traffic can climb through (sorted by tier, then design order). */
 struct tier {
 	int role;               /* enum switch_role */
 	char group[NCF_NAME_MAX];
-	int count;              /* switches in the tier */
+	int sw;                 /* design index of the switch group */
+	int level;              /* its level above the servers: 1 for the switches they plug into */
+	int count;              /* switches in the group */
 	int link_gbps;          /* speed of its uplinks (or downlinks at the top) */
 	double down_GBps, up_GBps; /* per switch */
-	double ratio;           /* down : up; 0 at the top tier (no uplinks) */
+	double ratio;           /* down : up; 0 at the top (no uplinks) */
 	int uplinks;            /* per switch */
-	double nodes_under;     /* nodes one switch of the tier joins (m) */
-	int planes;             /* switches of the tier serving the same nodes (rails) */
+	double nodes_under;     /* job nodes one component of this level joins */
+	int planes;             /* rails kept apart at this level (1: every rail meets here) */
 	bool lag;               /* uplinks bundled as LAGs (hashed per flow) */
 	bool rail;              /* reached through rail-optimised wiring */
 	bool sharp;             /* in-network reduction in these switches */
+	bool peer;              /* joined to its own tier by peer links (no uplinks) */
+	int hash;               /* enum hash_kind at its uplinks */
+	int protocol;
 };
 
 struct fabric {
-	struct nccl_node node;  /* the job's node, as NCCL sees it */
+	struct nccl_node node;  /* the job's node, as NCCL sees it (the most limited kind) */
+	struct nccl_node classes[FABRIC_MAX_CLASSES]; /* each kind of node in the job */
+	int nclasses;
 	int gpus;               /* GPUs taking part */
 	int design_gpus;
 	long design_nodes;
 	bool domain_node;       /* a node is an NVLink domain of several servers */
-	char server_group[NCF_NAME_MAX];
+	char server_group[NCF_NAME_MAX]; /* the job's first server group */
 	int servers_per_node;
-	int ports;              /* wired compute NIC ports per node */
+	int ports;              /* wired compute NIC ports per node (the job's first group) */
+	int cards;              /* NIC cards per node that carry them */
 	int port_gbps;          /* speed a port runs at (the slower of NIC and link) */
 	double port_GBps;       /* port_gbps / 8 */
 	double slot_GBps;       /* a NIC's PCIe slot, payload rate (hardware.md section 7) */
-	double node_ceiling_GBps; /* raw network bandwidth of a node: the inter-node busbw ceiling */
+	double node_ceiling_GBps; /* raw network bandwidth of a node (the most limited kind) */
 	double nvlink_GBps;     /* per GPU NVLink line rate, per direction */
 	int gpus_per_nic;
-	int wiring;             /* of the servers' bundle */
-	bool edge_hashed;       /* a node's several links are chosen per flow (see fabric.c) */
-	bool edge_lag;
+	int wiring;             /* of the first group's first bundle */
+	bool lag;               /* the servers' links are bonded (NCCL sees one device per LAG) */
 	int routing;
 	bool pxn;               /* fabric.pxn: p2p relayed over NVLink to the destination's rail */
+	int qps;                /* queue pairs per connection */
+	int placement;          /* enum job_placement */
+	bool mesh;              /* servers linked directly (no switch) */
 	struct tier tiers[FABRIC_MAX_TIERS];
 	int ntiers;
 	double gpus_per_link;   /* GPUs : cross-server links */
 	double bisection_GBps, bisection_per_gpu_GBps;
 	bool connected;         /* every pair of the job's nodes can reach each other */
-	bool heterogeneous;     /* the job spans server groups that differ */
+	bool heterogeneous;     /* the job spans node groups that differ */
 	char note[200];         /* what was assumed, or why the job cannot run */
+	int nproblems;          /* what the engine could not compute, or found wrong */
+	struct topo_problem problems[TOPO_MAX_PROBLEMS];
 };
 
-/* Traffic of one algorithm as the fabric sees it. */
-struct traffic {
-	double node_GBps;       /* what a node wants to send into the network */
-	int flows;              /* flows (connections) per node crossing the network */
-	int kind;               /* enum traffic_kind */
-	bool cross_rail;        /* rings that change NIC: on rails, every hop needs the spine */
-	bool pxn;               /* point-to-point traffic relayed to the destination's rail */
-};
-enum traffic_kind { TK_RING, TK_TREE, TK_ALLTOALL, TK_SENDRECV, TK_INNETWORK };
-
-/* Where a collective's network throughput is lost, as a share of what the nodes offer. */
+/* Where an algorithm's network throughput is lost, as a share of what the nodes plan. */
 struct fabric_loss {
-	double factor;          /* 0..1: achievable / wanted */
-	double edge;            /* at the servers' own links (hashing) */
-	double tier[FABRIC_MAX_TIERS]; /* at each tier's uplinks */
-	double share_up[FABRIC_MAX_TIERS]; /* share of node traffic that leaves the tier upward */
-	int binding;            /* -1 none, 0..2 the tier, 3 the edge */
+	double factor;          /* 0..1: achievable / planned */
+	int binding;            /* -1 none, else the index in fabric.tiers of the switch group */
+	bool direct;            /* the binding resource is a direct (mesh) link between servers */
+	bool hashed;            /* the binding resource loses to hashing */
+	long flows, links;      /* there: flows hashed (or destinations) over links */
+	int hash;               /* enum hash_kind there */
+	double demand_GBps, capacity_GBps; /* at the binding resource */
+	double share_up[FABRIC_MAX_TIERS]; /* busiest component's up share, per tier */
+	bool unroutable;        /* some of the traffic has no path */
+	char why[200];
 };
 
-/* Build the fabric for a job on `gpus` GPUs (0: the job's own count). */
+/* Summarize the group graph t of d for the job it was placed for. */
+void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f);
+/* Build the graph for a job on `gpus` GPUs (0: the job's own) and summarize it. */
 void fabric_build(const struct design *d, const struct catalog *cat, int gpus, struct fabric *f);
+/* The loss of traffic `in` on graph t (summarized in f). */
+void fabric_loss(const struct topo *t, const struct fabric *f, const struct route_in *in, struct fabric_loss *out);
 /* The node seen by a sub-communicator of `ranks` ranks, `per_node` of them on each node
  * (the node's NICs are shared among the communicators running at once). */
-struct nccl_node fabric_subnode(const struct fabric *f, int ranks, int per_node);
-/* Loss of traffic t on fabric f for n nodes. */
-void fabric_loss(const struct fabric *f, const struct traffic *t, int nodes, struct fabric_loss *out);
+struct nccl_node fabric_subnode(const struct nccl_node *node, int ranks, int per_node);
+/* The job's NCCL model for a communicator spanning every node of the job, or for
+ * sub-communicators with `per_node` ranks on each of `nodes` nodes. */
+void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, struct nccl_model *m);
 
 #endif

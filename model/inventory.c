@@ -87,7 +87,7 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 		snprintf(l->to, sizeof l->to, "%s", b->to);
 		l->speed_gbps = bundle_speed_gbps(d, cat, b);
 		l->media = bundle_media(d, b);
-		l->links = design_group_count(d, b->from) * (long)b->links_each;
+		l->links = bundle_links(d, b);
 		cable = b->cable[0] ? catalog_cable(cat, b->cable) : catalog_cable_for(cat, l->speed_gbps, l->media);
 		if (cable)
 			snprintf(l->cable, sizeof l->cable, "%s", cable->name);

@@ -18,7 +18,7 @@ static void advise(struct metrics *m, const char *fmt, ...)
 
 void metrics_at(const struct metrics *m, enum coll c, double bytes, struct coll_result *out)
 {
-	collective_eval(&m->fabric, &m->nccl, c, bytes, 1, out);
+	collective_eval(&m->fabric, &m->nccl, c, bytes, &m->loss[c], out);
 }
 
 int sweep_sizes(double *out, int max)
@@ -30,9 +30,22 @@ int sweep_sizes(double *out, int max)
 	return n;
 }
 
-static const char *tier_name(const struct tier *t)
+
+static const char *hash_words(const struct fabric_loss *l, char *buf, size_t size)
 {
-	return switch_role_names[t->role];
+	switch (l->hash) {
+	case HASH_ECMP:
+		snprintf(buf, size, " with static ECMP: %ld flows hashed on %ld links", l->flows, l->links);
+		break;
+	case HASH_IB_STATIC:
+		snprintf(buf, size, " with static routing: %ld destinations on %ld links", l->flows, l->links);
+		break;
+	default:
+		buf[0] = 0;
+	}
+	if (!l->hashed)
+		buf[0] = 0;
+	return buf;
 }
 
 /* The one constraint that binds the main pattern, in words with its numbers. */
@@ -43,8 +56,14 @@ static void find_bottleneck(const struct design *d, struct metrics *m)
 	const struct algo_result *a = coll_pick(ar, d->job.algo);
 	const char *alg = a->available ? ualgo_labels[a - ar->algo] : "-";
 	double got = a->busbw_GBps;
+	char hw[120];
+	if (!f->connected && f->node.nnodes > 1) {
+		snprintf(m->bottleneck, sizeof m->bottleneck, "%s", f->note);
+		return;
+	}
 	if (!f->gpus || !a->available) {
-		snprintf(m->bottleneck, sizeof m->bottleneck, "%s", f->note[0] ? f->note : "no AllReduce can run");
+		snprintf(m->bottleneck, sizeof m->bottleneck, "%s",
+			 a->reason ? a->reason : f->note[0] ? f->note : "no AllReduce can run");
 		return;
 	}
 	if (f->node.nnodes <= 1) {
@@ -57,17 +76,23 @@ static void find_bottleneck(const struct design *d, struct metrics *m)
 				 "AllReduce (%s) is limited by PCIe between the GPUs: %.1f GB/s busbw", alg, got);
 		return;
 	}
-	if (a->loss.binding >= 0 && a->loss.binding < 3 && a->loss.factor < 0.999) {
-		const struct tier *t = &f->tiers[a->loss.binding];
+	if (a->loss.factor < 0.999 && a->loss.direct) {
 		snprintf(m->bottleneck, sizeof m->bottleneck,
-			 "AllReduce (%s) is limited by %s uplinks at %.3g:1%s: %.1f of %.1f GB/s", alg, tier_name(t), t->ratio,
-			 (f->routing == ROUTE_ECMP || t->lag) ? " with static hashing" : "", got, f->node_ceiling_GBps);
+			 "AllReduce (%s) is limited by the direct links between servers: %.1f of %.1f GB/s per node", alg, got,
+			 f->node_ceiling_GBps);
 		return;
 	}
-	if (a->loss.binding == 3 && a->loss.factor < 0.999) {
-		snprintf(m->bottleneck, sizeof m->bottleneck,
-			 "AllReduce (%s) is limited by flows colliding on each node's %d links (static ECMP): %.1f of %.1f GB/s",
-			 alg, f->ports, got, f->node_ceiling_GBps);
+	if (a->loss.factor < 0.999 && a->loss.binding >= 0) {
+		const struct tier *t = &f->tiers[a->loss.binding];
+		if (t->peer)
+			snprintf(m->bottleneck, sizeof m->bottleneck,
+				 "AllReduce (%s) is limited by the peer links of '%s'%s: %.1f of %.1f GB/s", alg, t->group,
+				 hash_words(&a->loss, hw, sizeof hw), got, f->node_ceiling_GBps);
+		else
+			snprintf(m->bottleneck, sizeof m->bottleneck,
+				 "AllReduce (%s) is limited by '%s' (%s) uplinks at %.3g:1%s: %.1f of %.1f GB/s", alg, t->group,
+				 switch_role_names[t->role], t->ratio, hash_words(&a->loss, hw, sizeof hw), got,
+				 f->node_ceiling_GBps);
 		return;
 	}
 	if (a - ar->algo == UA_NVLS || a - ar->algo == UA_COLLNET) {
@@ -76,7 +101,11 @@ static void find_bottleneck(const struct design *d, struct metrics *m)
 			 alg, got);
 		return;
 	}
-	if (f->slot_GBps > 0 && f->slot_GBps * f->node.cards < f->ports * f->port_GBps - 1e-9)
+	if (f->lag)
+		snprintf(m->bottleneck, sizeof m->bottleneck,
+			 "AllReduce (%s) is limited by the bonded links: NCCL sees one device per LAG at one port's speed: %.1f of %.1f GB/s",
+			 alg, got, f->node_ceiling_GBps);
+	else if (f->slot_GBps > 0 && f->slot_GBps * f->cards < f->ports * f->port_GBps - 1e-9)
 		snprintf(m->bottleneck, sizeof m->bottleneck,
 			 "AllReduce (%s) is limited by the NICs' PCIe slots: %.1f of %.1f GB/s the ports could carry", alg, got,
 			 f->ports * f->port_GBps);
@@ -97,16 +126,19 @@ static void find_advice(const struct design *d, const struct catalog *cat, struc
 	for (i = 0; i < f->ntiers; i++) {
 		const struct tier *t = &f->tiers[i];
 		if (t->ratio > 4.0 + 1e-9)
-			advise(m, "%s oversubscription is %.3g:1 (above 4:1): add uplinks or %s switches; no tuning knob fixes this",
-			       tier_name(t), t->ratio, i + 1 < f->ntiers ? tier_name(&f->tiers[i + 1]) : "spine");
+			advise(m, "'%s' oversubscription is %.3g:1 (above 4:1): add uplinks or switches above it; no tuning knob fixes this",
+			       t->group, t->ratio);
 		if (t->ratio > 1.0 + 1e-9)
 			oversub = true;
 	}
 	if (!f->connected && f->node.nnodes > 1)
-		advise(m, "%s: add a switch tier above the leaves", f->note);
-	if (used->available && used->loss.binding == 3 && used->loss.edge < 0.9)
-		advise(m, "flows collide on each node's %d links under static ECMP (%.0f%% of their capacity): bond them as a LAG (RoCE LAG spreads connections evenly), enable adaptive routing, or wire rail-optimised",
-		       f->ports, 100 * used->loss.edge);
+		advise(m, "%s: add the bundles or a switch tier that joins them", f->note);
+	if (f->lag)
+		advise(m, "a LAG hides the server's ports from NCCL: it sees one device at one port's speed and uses one port per queue pair (nccl#1015); give NCCL the NICs unbonded");
+	if (used->available && used->loss.hashed && used->loss.hash == HASH_ECMP && used->loss.factor < 0.9 &&
+	    used->loss.binding >= 0)
+		advise(m, "'%s' hashes %ld flows onto %ld uplinks by static ECMP (%.0f%% of their capacity): adaptive routing, more queue pairs per connection (fabric.qps_per_connection) or more uplinks spread them",
+		       f->tiers[used->loss.binding].group, used->loss.flows, used->loss.links, 100 * used->loss.factor);
 	if (oversub && f->wiring != WIRE_RAIL && f->node.nnodes > 1 && ar->algo[UA_RING].available &&
 	    ar->algo[UA_RING].loss.factor < 0.999)
 		advise(m, "Ring on a non-rail-aligned, oversubscribed fabric loses %.0f%%: wire rail-optimised, or use Tree",
@@ -122,10 +154,10 @@ static void find_advice(const struct design *d, const struct catalog *cat, struc
 	if (j->algo == ALGO_COLLNET && !ar->algo[UA_COLLNET].available)
 		advise(m, "CollNet (SHARP) is asked for but cannot run: %s",
 		       ar->algo[UA_COLLNET].reason ? ar->algo[UA_COLLNET].reason : "");
-	if (f->slot_GBps > 0 && f->node.cards && f->ports &&
-	    f->slot_GBps < f->port_GBps * f->ports / (f->node.cards > 0 ? f->node.cards : 1) - 1e-9)
+	if (f->slot_GBps > 0 && f->cards && f->ports &&
+	    f->slot_GBps < f->port_GBps * f->ports / f->cards - 1e-9)
 		advise(m, "the NICs' PCIe slots (%.1f GB/s) are slower than their ports (%.1f GB/s): use a faster slot or NIC",
-		       f->slot_GBps, f->port_GBps * f->ports / f->node.cards);
+		       f->slot_GBps, f->port_GBps * f->ports / f->cards);
 	if (m->work.valid) {
 		const struct workload *w = &m->work;
 		int G = f->node.ppn;
@@ -152,13 +184,27 @@ static void find_advice(const struct design *d, const struct catalog *cat, struc
 void metrics_compute(const struct design *d, const struct catalog *cat, double bytes, int gpus, struct metrics *m)
 {
 	int c;
+	struct topo t;
+	struct comm_layout world;
 	memset(m, 0, sizeof *m);
 	m->bytes = bytes > 0 ? bytes : 1024.0 * 1024 * 1024;
-	fabric_build(d, cat, gpus, &m->fabric);
-	nccl_model_build(&m->fabric.node, &m->nccl);
+	topo_build(d, cat, gpus, &t);
+	fabric_summarize(d, cat, &t, &m->fabric);
+	fabric_nccl(&m->fabric, m->fabric.node.nnodes, m->fabric.gpus > 0 ? m->fabric.gpus : 1, 0, &m->nccl);
+	world = layout_world(&m->fabric);
+	for (c = 0; c < COLL_COUNT; c++)
+		collective_losses(&t, &m->fabric, &m->nccl, (enum coll)c, &world, &m->loss[c]);
 	for (c = 0; c < PATTERNS; c++)
-		collective_eval(&m->fabric, &m->nccl, (enum coll)c, m->bytes, 1, &m->colls[c]);
-	workload_compute(d, cat, &m->fabric, &m->work);
+		collective_eval(&m->fabric, &m->nccl, (enum coll)c, m->bytes, &m->loss[c], &m->colls[c]);
+	workload_compute(d, cat, &t, &m->fabric, &m->work);
+	topo_free(&t);
 	find_bottleneck(d, m);
 	find_advice(d, cat, m);
+}
+
+void metrics_problems(const struct metrics *m, struct ncf_diag *diag)
+{
+	int i;
+	for (i = 0; i < m->fabric.nproblems; i++)
+		diag_add(diag, m->fabric.problems[i].severity, m->fabric.problems[i].path, "%s", m->fabric.problems[i].msg);
 }

@@ -16,6 +16,7 @@ struct metrics {
 	struct fabric fabric;
 	struct nccl_model nccl;        /* the job's whole communicator */
 	double bytes;                  /* message size of the collective table */
+	struct coll_losses loss[COLL_COUNT]; /* the fabric's losses on that communicator */
 	struct coll_result colls[PATTERNS];
 	struct workload work;
 	char bottleneck[320];
@@ -27,6 +28,8 @@ struct metrics {
 void metrics_compute(const struct design *d, const struct catalog *cat, double bytes, int gpus, struct metrics *m);
 /* Collective c at another size on the same fabric and communicator (for sweeps). */
 void metrics_at(const struct metrics *m, enum coll c, double bytes, struct coll_result *out);
+/* Append the topology engine's problems (fabric.problems) to diag. */
+void metrics_problems(const struct metrics *m, struct ncf_diag *diag);
 /* nccl-tests sweep sizes: 8 B to 16 GiB by doubling (32 sizes). */
 int sweep_sizes(double *out, int max);
 

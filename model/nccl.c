@@ -465,20 +465,9 @@ static void enable(struct nccl_model *m)
 	m->ll128 = n->nvl > 0 && n->sm >= 70 && (n->nnodes == 1 || !n->net_on_cpu);
 }
 
-void nccl_model_build(const struct nccl_node *node, struct nccl_model *m)
+static void tune_all(struct nccl_model *m)
 {
 	int c, a, p;
-	memset(m, 0, sizeof *m);
-	m->node = *node;
-	if (m->node.nnodes < 1)
-		m->node.nnodes = 1;
-	if (m->node.ppn < 1)
-		m->node.ppn = 1;
-	m->nranks = m->node.ppn * m->node.nnodes;
-	m->ring = ring_graph(&m->node);
-	m->tree = tree_graph(&m->node, &m->ring);
-	m->nvls = nvls_graph(&m->node);
-	m->collnet = collnet_graph(&m->node, &m->ring);
 	enable(m);
 	for (c = 0; c < COLL_COUNT; c++)
 		for (a = 0; a < NA_COUNT; a++)
@@ -491,6 +480,109 @@ void nccl_model_build(const struct nccl_node *node, struct nccl_model *m)
 				m->bw[c][a][p] = tune_bw(m, (enum coll)c, (enum nalgo)a, (enum nproto)p);
 				m->lat[c][a][p] = tune_lat(m, (enum coll)c, (enum nalgo)a, (enum nproto)p);
 			}
+}
+
+static void graphs(const struct nccl_node *n, struct nccl_model *m)
+{
+	m->ring = ring_graph(n);
+	m->tree = tree_graph(n, &m->ring);
+	m->nvls = nvls_graph(n);
+	m->collnet = collnet_graph(n, &m->ring);
+}
+
+void nccl_model_build(const struct nccl_node *node, struct nccl_model *m)
+{
+	memset(m, 0, sizeof *m);
+	m->node = *node;
+	if (m->node.nnodes < 1)
+		m->node.nnodes = 1;
+	if (m->node.ppn < 1)
+		m->node.ppn = 1;
+	m->nranks = m->node.ppn * m->node.nnodes;
+	graphs(&m->node, m);
+	tune_all(m);
+}
+
+static void graph_min(struct nccl_graph *acc, const struct nccl_graph *g, bool first)
+{
+	if (first) {
+		*acc = *g;
+		return;
+	}
+	if (g->c < acc->c)
+		acc->c = g->c;
+	if (g->bi < acc->bi)
+		acc->bi = g->bi;
+	if (g->be < acc->be)
+		acc->be = g->be;
+	acc->cross = acc->cross || g->cross;
+}
+
+void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, int nranks, struct nccl_model *m)
+{
+	int i;
+	struct nccl_node rep;
+	if (ncls <= 1) {
+		memset(m, 0, sizeof *m);
+		m->node = cls[0];
+		m->node.nnodes = nnodes > 0 ? nnodes : 1;
+		if (m->node.ppn < 1)
+			m->node.ppn = 1;
+		m->nranks = nranks > 0 ? nranks : m->node.ppn * m->node.nnodes;
+		graphs(&m->node, m);
+		tune_all(m);
+		return;
+	}
+	memset(m, 0, sizeof *m);
+	/* Each kind of node runs its own search; after the all-gather every rank takes the
+	 * minimum channels and speeds (collective-model.md 2.5 step 7). The tuning then sees
+	 * the most limited node: the lowest compute capability, the slowest links, NVLS and
+	 * LL128 only if every node has them, the AMD row of the LL table for a mixed CPU set. */
+	rep = cls[0];
+	for (i = 0; i < ncls; i++) {
+		struct nccl_node n = cls[i];
+		struct nccl_model one;
+		n.nnodes = nnodes;
+		memset(&one, 0, sizeof one);
+		graphs(&n, &one);
+		graph_min(&m->ring, &one.ring, i == 0);
+		graph_min(&m->tree, &one.tree, i == 0);
+		graph_min(&m->nvls, &one.nvls, i == 0);
+		graph_min(&m->collnet, &one.collnet, i == 0);
+		if (i == 0)
+			continue;
+		if (n.sm < rep.sm)
+			rep.sm = n.sm;
+		if (n.nvl < rep.nvl)
+			rep.nvl = n.nvl;
+		rep.nvswitch = rep.nvswitch && n.nvswitch;
+		rep.nvls = rep.nvls && n.nvls;
+		if (n.cpu != rep.cpu)
+			rep.cpu = CPU_AMD;
+		if (n.pci_gpu < rep.pci_gpu)
+			rep.pci_gpu = n.pci_gpu;
+		if (n.pci_intra < rep.pci_intra)
+			rep.pci_intra = n.pci_intra;
+		rep.pci_intra_phb = rep.pci_intra_phb || n.pci_intra_phb;
+		if (n.cards * n.ports_per_card < rep.cards * rep.ports_per_card) {
+			rep.cards = n.cards;
+			rep.ports_per_card = n.ports_per_card;
+		}
+		if (n.net_bw < rep.net_bw)
+			rep.net_bw = n.net_bw;
+		if (n.card_pci < rep.card_pci)
+			rep.card_pci = n.card_pci;
+		rep.net_on_cpu = rep.net_on_cpu || n.net_on_cpu;
+		rep.collnet = rep.collnet && n.collnet;
+	}
+	/* The tree and ring channel counts are then set to the smaller of the two. */
+	if (m->tree.c > m->ring.c)
+		m->tree.c = m->ring.c;
+	rep.nnodes = nnodes;
+	rep.ppn = nnodes > 0 ? (nranks + nnodes - 1) / nnodes : rep.ppn;
+	m->node = rep;
+	m->nranks = nranks > 0 ? nranks : rep.ppn * nnodes;
+	tune_all(m);
 }
 
 double nccl_time(const struct nccl_model *m, enum coll c, enum nalgo a, enum nproto p, double bytes, double bw_scale)

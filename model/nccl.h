@@ -66,6 +66,10 @@ double nccl_pcie_bw(int gen, int lanes);
 
 /* Search, tune and fill m for node n. Cost: constant (no dependence on the node count). */
 void nccl_model_build(const struct nccl_node *n, struct nccl_model *m);
+/* The model of a communicator whose nodes are of ncls kinds (heterogeneous designs): each
+ * kind searches its own graphs, every rank takes the minimum channels and speeds, and
+ * nranks ranks run on nnodes nodes. */
+void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, int nranks, struct nccl_model *m);
 /* Predicted time in us of collective c at S bytes (nccl-tests "size"), or -1 when the
  * combination is off. bw_scale multiplies the bandwidth (1 for NCCL's own view). */
 double nccl_time(const struct nccl_model *m, enum coll c, enum nalgo a, enum nproto p, double bytes,

@@ -155,29 +155,30 @@ bool congestion_lesson_build(const struct metrics *m, unsigned seed, struct cong
 {
 	const struct fabric *f = &m->fabric;
 	const struct algo_result *r = &m->colls[COLL_ALLREDUCE].algo[UA_RING];
-	int i, flows = 2 * m->nccl.ring.c; /* NCCL doubles the ring's channels at run time */
+	int i;
 	memset(out, 0, sizeof *out);
 	out->seed = seed;
 	if (f->node.nnodes < 2 || !r->available) {
 		snprintf(why, whysz, "the job runs on one node: no flows cross the network");
 		return false;
 	}
-	out->want_GBps = m->nccl.bw[COLL_ALLREDUCE][NA_RING][r->proto] * busbw_factor(COLL_ALLREDUCE, m->nccl.nranks);
-	if (r->loss.binding >= 0 && r->loss.binding < f->ntiers) {
+	/* Hashing exists only where a device chooses among equal paths (fabric-physics.md 1):
+	 * the ring's queue pairs leaving the binding switch over its uplinks. */
+	if (!r->loss.hashed || r->loss.hash != HASH_ECMP || r->loss.binding < 0 || r->loss.binding >= f->ntiers) {
+		snprintf(why, whysz,
+			 "nothing is hashed where this ring goes: NCCL binds each channel to one NIC, and %s",
+			 f->ntiers <= 1 ? "one switch gives a packet no choice of path" : "no switch on its path chooses among equal uplinks by hash");
+		return false;
+	}
+	{
 		const struct tier *t = &f->tiers[r->loss.binding];
-		double mu = t->nodes_under < 1 ? 1 : t->nodes_under;
-		out->flows = (int)ceil(flows * mu * r->loss.share_up[r->loss.binding] / t->planes);
-		out->links = t->uplinks;
+		out->flows = (int)r->loss.flows;
+		out->links = (int)r->loss.links;
 		out->link_GBps = t->link_gbps / 8.0;
-		out->hashed = f->routing == ROUTE_ECMP || t->lag;
-		out->want_GBps *= r->loss.share_up[r->loss.binding] * mu / t->planes;
+		out->hashed = true;
+		/* What the flows through one switch want: its share of the demand. */
+		out->want_GBps = r->loss.demand_GBps / (t->count > 0 ? 1 : 1);
 		snprintf(out->where, sizeof out->where, "the uplinks of one %s switch (%s)", switch_role_names[t->role], t->group);
-	} else {
-		out->flows = flows;
-		out->links = f->ports;
-		out->link_GBps = f->port_GBps;
-		out->hashed = f->edge_hashed;
-		snprintf(out->where, sizeof out->where, "each node's %d links", f->ports);
 	}
 	if (out->links < 2 || out->flows < 1) {
 		snprintf(why, whysz, "one link where the traffic goes: nothing to hash");

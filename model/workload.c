@@ -20,44 +20,170 @@ static int dtype_bytes(int dt)
 	return dt == DT_FP8 ? 1 : dt == DT_FP32 ? 4 : 2;
 }
 
-/* One dimension's operation on a communicator of `ranks`, `per_node` on each node. */
-static void run_dim(const struct fabric *f, const struct job *j, struct dim_traffic *dt, enum coll c, double bytes,
-		    double ops)
+/* Megatron's rank order: TP fastest, then DP, then PP (workload.h). A communicator of one
+ * dimension, laid out on the job's nodes: `ranks` ranks, `stride_ranks` apart, in groups
+ * that repeat every `period` ranks. */
+struct dim_comm {
+	int ranks;             /* ranks of one communicator */
+	int per_node;          /* of them on one node */
+	struct comm_layout layout;
+	int nodes;             /* nodes one communicator spans */
+};
+
+/* Communicators of `ranks` ranks each, consecutive ranks `stride` apart (TP 1, DP tp,
+ * EP tp, over one pipeline stage of tp x dp ranks), on nodes of G GPUs and n nodes. */
+static void layout_of(int ranks, int stride, int stage, int G, long n, struct dim_comm *dc)
 {
-	struct nccl_node n = fabric_subnode(f, dt->ranks, dt->per_node);
+	struct comm_layout *l = &dc->layout;
+	memset(dc, 0, sizeof *dc);
+	memset(l, 0, sizeof *l);
+	dc->ranks = ranks;
+	if (G < 1)
+		G = 1;
+	if ((long)ranks * stride <= G) {
+		/* The whole communicator inside one node. */
+		dc->per_node = ranks;
+		dc->nodes = 1;
+		l->span = span_all(1);
+		l->per_node = ranks;
+		l->concurrent = G / (ranks > 0 ? ranks : 1);
+		return;
+	}
+	if (stride < G) {
+		/* G/stride consecutive members per node; communicators of the other stride - 1
+		 * offsets share the node (and its NICs). */
+		int per = G / stride;
+		long span_nodes = ((long)ranks * stride + G - 1) / G;
+		dc->per_node = per < ranks ? per : ranks;
+		dc->nodes = (int)span_nodes;
+		l->span.first = 0;
+		l->span.len = span_nodes;
+		l->span.step = 1;
+		l->span.stride = span_nodes;
+		l->span.count = n / span_nodes > 0 ? n / span_nodes : 1;
+		l->per_node = dc->per_node;
+		l->concurrent = stride;
+	} else {
+		/* One member per node, stride/G nodes apart: families of communicators interleave
+		 * node by node (the first stage's stand for the others). */
+		long step = stride / G;
+		dc->per_node = 1;
+		dc->nodes = ranks;
+		l->span.first = 0;
+		l->span.len = ranks;
+		l->span.step = step;
+		l->span.stride = 1;
+		l->span.count = step;
+		l->per_node = 1;
+		l->concurrent = G;
+	}
+	(void)stage;
+}
+
+/* One dimension's operation on its communicators. */
+static void run_dim(const struct topo *t, const struct fabric *f, const struct job *j, struct dim_traffic *dt,
+		    const struct dim_comm *dc, enum coll c, double bytes, double ops)
+{
 	struct nccl_model m;
 	struct coll_result r;
+	struct coll_losses loss;
 	const struct algo_result *a;
-	int concurrent = f->node.ppn / (dt->per_node > 0 ? dt->per_node : 1);
-	nccl_model_build(&n, &m);
-	collective_eval(f, &m, c, bytes, concurrent > 0 ? concurrent : 1, &r);
+	fabric_nccl(f, dc->nodes, dc->ranks, dc->per_node, &m);
+	collective_losses(t, f, &m, c, &dc->layout, &loss);
+	collective_eval(f, &m, c, bytes, &loss, &r);
 	a = coll_pick(&r, j->algo);
 	dt->active = true;
 	dt->coll = c;
 	dt->bytes = bytes;
 	dt->ops += ops;
+	dt->ranks = dc->ranks;
+	dt->per_node = dc->per_node;
 	dt->network = m.node.nnodes > 1;
 	if (a->available) {
 		dt->time_ms += ops * a->time_us / 1000.0;
 		dt->busbw_GBps = a->busbw_GBps;
 		dt->algo = (int)(a - r.algo);
+	} else if (m.node.nnodes > 1) {
+		dt->unavailable = true;
 	}
 }
 
-static void one_size(const struct design *d, const struct catalog *cat, const struct fabric *f, int N,
-		     double batch_scale, struct workload *w)
+/* Pipeline sends: each GPU to its counterpart in the next stage, tp x dp ranks on. */
+static void run_pp(const struct topo *t, const struct fabric *f, struct dim_traffic *dt, int stage_ranks, int pp,
+		   double bytes, double ops)
+{
+	int G = f->node.ppn > 0 ? f->node.ppn : 1;
+	struct nccl_model m;
+	struct coll_result r;
+	struct coll_losses loss;
+	struct comm_layout l;
+	const struct algo_result *a;
+	memset(&l, 0, sizeof l);
+	dt->active = true;
+	dt->coll = COLL_SENDRECV;
+	dt->bytes = bytes;
+	dt->ops += ops;
+	dt->ranks = pp;
+	if (stage_ranks < G) {
+		/* Stages share a node: the sends stay on NVLink. */
+		dt->per_node = G / stage_ranks < pp ? G / stage_ranks : pp;
+		fabric_nccl(f, 1, dt->per_node, dt->per_node, &m);
+		collective_eval(f, &m, COLL_SENDRECV, bytes, NULL, &r);
+		dt->network = false;
+	} else {
+		long dist = stage_ranks / G;
+		dt->per_node = 1;
+		fabric_nccl(f, 2, 2, 1, &m);
+		l.span = span_all(f->node.nnodes);
+		l.per_node = 1;
+		l.concurrent = G;
+		{
+			struct route_in in;
+			memset(&in, 0, sizeof in);
+			in.kind = TK_PAIRS;
+			in.span = l.span;
+			in.distance = dist;
+			in.concurrent = G;
+			in.gpus = 1;
+			in.pxn = f->pxn;
+			in.placement = f->placement;
+			/* One GPU per pair, its own NIC, or its share of one when GPUs share NICs. */
+			in.rate = f->node.cards > 0 ? f->node_ceiling_GBps / G : 0;
+			in.p2p_channels = 1;
+			memset(&loss, 0, sizeof loss);
+			fabric_loss(t, f, &in, &loss.algo[UA_P2P]);
+		}
+		collective_eval(f, &m, COLL_SENDRECV, bytes, &loss, &r);
+		dt->network = true;
+	}
+	a = &r.algo[UA_P2P];
+	if (a->available) {
+		dt->time_ms += ops * a->time_us / 1000.0;
+		dt->busbw_GBps = a->busbw_GBps;
+		dt->algo = UA_P2P;
+	} else if (dt->network) {
+		dt->unavailable = true;
+	}
+}
+
+static void one_size(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
+		     int N, double batch_scale, struct workload *w)
 {
 	const struct job *j = &d->job;
 	const struct server_group *g = DESIGN_SERVER(d, 0);
 	const struct cat_gpu *gpu = catalog_gpu(cat, g->gpu);
 	int G = f->node.ppn, b = dtype_bytes(j->dtype), mb = j->micro_batches > 0 ? j->micro_batches : 1;
+	long n = f->node.nnodes;
 	double P = j->params_b * 1e9, seqs, mbs, act, layers;
+	struct dim_comm dc;
 	memset(w->dims, 0, sizeof w->dims);
 	w->gpus = N;
 	w->tp = j->tp > 0 ? j->tp : 1;
 	w->pp = j->pp > 0 ? j->pp : 1;
 	w->ep = j->ep > 0 ? j->ep : 1;
-	w->dp = j->dp > 0 && batch_scale == 1.0 ? j->dp : N / (w->tp * w->pp);
+	/* DP as the job gives it when it fits these GPUs; else what the GPUs leave for it
+	 * (another --gpus count, a point of the scaling curve). */
+	w->dp = j->dp > 0 && (long)j->dp * w->tp * w->pp == N ? j->dp : N / (w->tp * w->pp);
 	if (w->dp < 1)
 		w->dp = 1;
 	seqs = j->global_batch * batch_scale;
@@ -74,20 +200,17 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 		w->compute_ms = 6.0 * P * w->tokens_per_step / (N * gpu->bf16_tflops * 1e12 * j->mfu) * 1000.0;
 	w->bubble_ms = w->pp > 1 ? w->compute_ms * (w->pp - 1) / mb : 0;
 
-	/* DP: one rank per TP group on a node (stride tp). */
+	/* DP: one rank per TP group, tp ranks apart, within one pipeline stage. */
 	if (w->dp > 1) {
 		struct dim_traffic *dt = &w->dims[DIM_DP];
 		double grads = P / ((double)w->tp * w->pp) * b;
-		dt->ranks = w->dp;
-		dt->per_node = w->tp < G ? G / w->tp : 1;
-		if (dt->per_node > w->dp)
-			dt->per_node = w->dp;
+		layout_of(w->dp, w->tp, w->tp * w->dp, G, n, &dc);
 		if (j->zero == 0) {
-			run_dim(f, j, dt, COLL_ALLREDUCE, grads, 1);
+			run_dim(t, f, j, dt, &dc, COLL_ALLREDUCE, grads, 1);
 			snprintf(dt->what, sizeof dt->what, "allreduce of the gradients");
 		} else {
-			run_dim(f, j, dt, COLL_REDUCESCATTER, grads, 1);
-			run_dim(f, j, dt, COLL_ALLGATHER, grads, j->zero == 3 ? 2 : 1);
+			run_dim(t, f, j, dt, &dc, COLL_REDUCESCATTER, grads, 1);
+			run_dim(t, f, j, dt, &dc, COLL_ALLGATHER, grads, j->zero == 3 ? 2 : 1);
 			dt->coll = COLL_REDUCESCATTER;
 			snprintf(dt->what, sizeof dt->what, "reducescatter + %sallgather (ZeRO-%d)", j->zero == 3 ? "2 " : "",
 				 j->zero);
@@ -95,29 +218,22 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 	}
 	if (w->tp > 1 && act > 0) {
 		struct dim_traffic *dt = &w->dims[DIM_TP];
-		dt->ranks = w->tp;
-		dt->per_node = w->tp < G ? w->tp : G;
-		run_dim(f, j, dt, COLL_ALLGATHER, act, 4 * layers * mb);
-		run_dim(f, j, dt, COLL_REDUCESCATTER, act, 4 * layers * mb);
+		layout_of(w->tp, 1, w->tp, G, n, &dc);
+		run_dim(t, f, j, dt, &dc, COLL_ALLGATHER, act, 4 * layers * mb);
+		run_dim(t, f, j, dt, &dc, COLL_REDUCESCATTER, act, 4 * layers * mb);
 		snprintf(dt->what, sizeof dt->what, "allgather + reducescatter per layer");
 	}
 	if (w->pp > 1 && act > 0) {
 		struct dim_traffic *dt = &w->dims[DIM_PP];
 		/* Stages are tp x dp ranks apart: on different nodes once that fills a node. */
-		dt->ranks = w->pp;
-		dt->per_node = w->tp * w->dp >= G ? 1 : G / (w->tp * w->dp);
-		if (dt->per_node > w->pp)
-			dt->per_node = w->pp;
-		run_dim(f, j, dt, COLL_SENDRECV, act, 2.0 * mb);
+		run_pp(t, f, dt, w->tp * w->dp, w->pp, act, 2.0 * mb);
 		snprintf(dt->what, sizeof dt->what, "send/recv per micro-batch");
 	}
 	if (w->ep > 1 && act > 0) {
 		struct dim_traffic *dt = &w->dims[DIM_EP];
-		dt->ranks = w->ep;
-		dt->per_node = w->tp < G ? G / w->tp : 1;
-		if (dt->per_node > w->ep)
-			dt->per_node = w->ep;
-		run_dim(f, j, dt, COLL_ALLTOALL, act, 4 * layers * mb);
+		/* Expert groups: ep consecutive DP ranks (tp ranks apart). */
+		layout_of(w->ep, w->tp, w->tp * w->ep, G, n, &dc);
+		run_dim(t, f, j, dt, &dc, COLL_ALLTOALL, act, 4 * layers * mb);
 		snprintf(dt->what, sizeof dt->what, "alltoall per MoE layer");
 	}
 	{
@@ -142,7 +258,17 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 	w->amdahl_speedup = speedup_amdahl(N, w->amdahl_r);
 }
 
-void workload_compute(const struct design *d, const struct catalog *cat, const struct fabric *f, struct workload *w)
+static bool comm_blocked(const struct workload *w)
+{
+	int k;
+	for (k = 0; k < DIM_COUNT; k++)
+		if (w->dims[k].active && w->dims[k].unavailable)
+			return true;
+	return false;
+}
+
+void workload_compute(const struct design *d, const struct catalog *cat, struct topo *t, const struct fabric *f,
+		      struct workload *w)
 {
 	const struct job *j = &d->job;
 	struct workload point;
@@ -156,9 +282,18 @@ void workload_compute(const struct design *d, const struct catalog *cat, const s
 		snprintf(w->why, sizeof w->why, "the job needs params_b, seq_len and global_batch");
 		return;
 	}
-	one_size(d, cat, f, N, 1.0, w);
+	if (!f->connected && f->node.nnodes > 1) {
+		snprintf(w->why, sizeof w->why, "%s", f->note[0] ? f->note : "the job's nodes are not connected");
+		return;
+	}
+	one_size(d, cat, t, f, N, 1.0, w);
 	if (w->compute_ms <= 0) {
 		snprintf(w->why, sizeof w->why, "no compute time: give job.compute_ms, or a GPU with TFLOPS and an MFU");
+		return;
+	}
+	if (comm_blocked(w)) {
+		snprintf(w->why, sizeof w->why, "a communicator of the job has no path through the fabric: %s",
+			 f->note[0] ? f->note : "see the collectives");
 		return;
 	}
 	w->valid = true;
@@ -177,8 +312,9 @@ void workload_compute(const struct design *d, const struct catalog *cat, const s
 	for (n = G; w->ncurve < CURVE_MAX; n *= mult) {
 		struct fabric sub;
 		int at = n < N ? n : N;
-		fabric_build(d, cat, at, &sub);
-		one_size(d, cat, &sub, at, (double)at / N, &point);
+		topo_place(d, t, at);
+		fabric_summarize(d, cat, t, &sub);
+		one_size(d, cat, t, &sub, at, (double)at / N, &point);
 		w->curve[w->ncurve].gpus = at;
 		w->curve[w->ncurve].speedup = point.speedup;
 		w->curve[w->ncurve].efficiency = point.efficiency;
@@ -187,4 +323,5 @@ void workload_compute(const struct design *d, const struct catalog *cat, const s
 		if (at >= N)
 			break;
 	}
+	topo_place(d, t, N);
 }

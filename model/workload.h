@@ -40,6 +40,7 @@ struct dim_traffic {
 	double time_ms;         /* all operations of a step */
 	double busbw_GBps;      /* of one operation */
 	int algo;               /* enum ualgo used */
+	bool unavailable;       /* its collective cannot run on this fabric */
 };
 
 #define CURVE_MAX 24
@@ -47,7 +48,7 @@ struct dim_traffic {
 
 struct workload {
 	bool valid;
-	char why[160];          /* why not valid */
+	char why[320];          /* why not valid */
 	int gpus, dp, tp, pp, ep;
 	double tokens_per_step;
 	double compute_ms;      /* T_calc */
@@ -63,7 +64,10 @@ struct workload {
 };
 
 /* The design's job on `gpus` GPUs (0: the job's own) over fabric f. */
-void workload_compute(const struct design *d, const struct catalog *cat, const struct fabric *f, struct workload *w);
+/* The design's job over graph t (placed for the job; re-placed for the curve and back)
+ * summarized in f. */
+void workload_compute(const struct design *d, const struct catalog *cat, struct topo *t, const struct fabric *f,
+		      struct workload *w);
 /* The two speedup forms, for N GPUs, compute and exposed communication times. */
 double speedup_step(int n, double t_calc, double t_comm);
 double speedup_amdahl(int n, double r);

@@ -64,10 +64,18 @@ static inline void fx_catalog(struct catalog *c)
 	fx_fabric(c, "nvswitch-gen2", FAB_NVSWITCH, false, 8);
 	fx_fabric(c, "nvswitch-gen3", FAB_NVSWITCH, true, 8);
 	fx_nic(c, "cx5-100", 100, 1, 3);
-	fx_nic(c, "cx7-400", 400, 1, 5);
+	VEC_AT(c->nics, struct cat_nic, 0).protocol = PROTO_ROCE;
+	fx_nic(c, "cx7-400", 400, 1, 5); /* InfiniBand */
 	fx_nic(c, "cx7-400-gen3", 400, 1, 3); /* 50 GB/s NIC on a 15.75 GB/s slot */
-	fx_switch(c, "sw32x100", 32, 100, 1, 0);
-	fx_switch(c, "sw64x400", 64, 400, 2, 1000);
+	fx_nic(c, "cx7-400e", 400, 1, 5); /* RoCE */
+	VEC_AT(c->nics, struct cat_nic, 3).protocol = PROTO_ROCE;
+	fx_switch(c, "sw32x100", 32, 100, 1, 0); /* Ethernet */
+	VEC_AT(c->switches, struct cat_switch, 0).protocol = PROTO_ETHERNET;
+	fx_switch(c, "sw64x400", 64, 400, 2, 1000); /* InfiniBand, adaptive routing */
+	VEC_AT(c->switches, struct cat_switch, 1).adaptive_routing = true;
+	fx_switch(c, "eth64x400", 64, 400, 2, 1000); /* Ethernet, static ECMP only */
+	VEC_AT(c->switches, struct cat_switch, 2).protocol = PROTO_ETHERNET;
+	VEC_AT(c->nics, struct cat_nic, 1).adaptive_routing = true;
 }
 
 /* The reference case: 4 x 8 a100, 4 x 100G NICs each, one 32-port ToR. */
@@ -101,6 +109,30 @@ static inline void fx_reference(struct design *d)
 	b->wiring = WIRE_TOR;
 	d->job.gpus = 32;
 	d->job.dp = 32;
+	design_assign_ids(d);
+}
+
+/* The textbook's mechanism where it physically exists: the reference servers in two racks of
+ * 2, each rack on its own ToR with 4 x 100G uplinks spread over 2 spines (static ECMP):
+ * the ring's flows between the racks are hashed onto the ToR's uplinks. */
+static inline void fx_two_racks(struct design *d)
+{
+	struct switch_group *s;
+	struct bundle *b;
+	fx_reference(d);
+	DESIGN_SERVER(d, 0)->count = 4;
+	DESIGN_SWITCH(d, 0)->count = 2;
+	s = vec_push(&d->switches, sizeof *s);
+	SETS(s->name, "spine");
+	s->role = ROLE_SPINE;
+	s->count = 2;
+	SETS(s->model, "sw32x100");
+	s->breakout = 1;
+	b = vec_push(&d->bundles, sizeof *b);
+	SETS(b->from, "tor");
+	SETS(b->to, "spine");
+	b->links_each = 4;
+	b->wiring = WIRE_SPREAD;
 	design_assign_ids(d);
 }
 

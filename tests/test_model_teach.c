@@ -184,12 +184,20 @@ Test(teach, the_hash_is_fixed_and_even)
 		cr_expect(abs(count[i] - 10000) < 400, "link %d got %d of 80000", i, count[i]);
 }
 
-Test(teach, congestion_on_the_reference_case)
+Test(teach, congestion_only_where_a_switch_hashes)
 {
 	struct design d;
 	struct congestion_lesson g;
 	char why[200];
+	/* The reference case: one ToR, each channel on its NIC: nothing is hashed. */
 	fx_reference(&d);
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert_not(congestion_lesson_build(&m, 1, &g, why, sizeof why));
+	cr_assert(strstr(why, "nothing is hashed"), "%s", why);
+	design_free(&d);
+	/* Two racks under two spines: the ring's 8 connections (4 channels, doubled at run time)
+	 * leave each ToR over its 4 uplinks by static ECMP. */
+	fx_two_racks(&d);
 	metrics_compute(&d, &cat, GiB, 0, &m);
 	cr_assert(congestion_lesson_build(&m, 1, &g, why, sizeof why), "%s", why);
 	cr_assert(g.hashed);
@@ -202,13 +210,9 @@ Test(teach, congestion_on_the_reference_case)
 	cr_assert_float_eq(g.emax, hash_expected_max(8, 4), 1e-12);
 	cr_assert_float_eq(g.model_GBps, 100.0 / g.emax, 1e-9);
 	cr_assert_float_eq(g.even_GBps, 50.0, 1e-9, "2 per link");
-	cr_assert_float_eq(g.want_GBps, 48.0, 1e-9, "NCCL's own ring busbw");
-	/* the model's edge share is exactly this page's model rate over what the ring wants */
-	cr_assert_float_eq(m.colls[COLL_ALLREDUCE].algo[UA_RING].loss.edge, g.model_GBps / g.want_GBps, 1e-9);
-	DESIGN_BUNDLE(&d, 0)->lag = true;
-	metrics_compute(&d, &cat, GiB, 0, &m);
-	cr_assert(congestion_lesson_build(&m, 1, &g, why, sizeof why));
-	cr_assert_not(g.hashed, "a LAG spreads the connections (as the model treats it)");
+	cr_assert_float_eq(g.want_GBps, 48.0, 1e-9, "the ring's own rate, one hop per channel leaving the ToR");
+	/* The model's factor is exactly this page's model rate over what the ring wants. */
+	cr_assert_float_eq(m.colls[COLL_ALLREDUCE].algo[UA_RING].loss.factor, g.model_GBps / g.want_GBps, 1e-9);
 	design_free(&d);
 }
 

@@ -49,7 +49,7 @@ start() { T new-session -d -s ncf -x "$1" -y "$2" "cd $TMP && HOME=$TMP LC_ALL=C
 # undo, save under a name, quit.
 start 80 24 "$BIN"
 check "opens the default design" "reference-case"
-check "shows AllReduce busbw" "Ring         28.0"
+check "shows AllReduce busbw" "Ring         47.3"
 T send-keys -t ncf "i"
 check "inside the server group" "inside 'a100'"
 T send-keys -t ncf "+"

@@ -289,6 +289,7 @@ void app_recompute(struct app *app)
 	design_check(&app->design, &app->catalog, &app->problems);
 	inventory_compute(&app->design, &app->catalog, &app->inv);
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
+	metrics_problems(&app->metrics, &app->problems);
 	{
 		int k, u;
 		app->plot_n = sweep_sizes(app->plot_sizes, 40);

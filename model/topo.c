@@ -1,0 +1,1072 @@
+/* topo.c: the group graph: node groups, planes, levels of components, placement. */
+#include "model/topo.h"
+#include "model/alloc.h"
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names to indices, once per build --------------------------------------------- */
+
+struct name_ix {
+	const char *name;
+	int kind, index;
+};
+
+struct names {
+	struct name_ix *v;
+	size_t n;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct name_ix *)a)->name, ((const struct name_ix *)b)->name);
+}
+
+static void names_build(const struct design *d, struct names *nm)
+{
+	size_t i, k = 0;
+	nm->n = d->servers.n + d->domains.n + d->switches.n;
+	nm->v = xcalloc(nm->n ? nm->n : 1, sizeof *nm->v);
+	for (i = 0; i < d->servers.n; i++)
+		nm->v[k++] = (struct name_ix){ DESIGN_SERVER(d, i)->name, GK_SERVER, (int)i };
+	for (i = 0; i < d->domains.n; i++)
+		nm->v[k++] = (struct name_ix){ DESIGN_DOMAIN(d, i)->name, GK_DOMAIN, (int)i };
+	for (i = 0; i < d->switches.n; i++)
+		nm->v[k++] = (struct name_ix){ DESIGN_SWITCH(d, i)->name, GK_SWITCH, (int)i };
+	qsort(nm->v, nm->n, sizeof *nm->v, name_cmp);
+}
+
+static int names_find(const struct names *nm, const char *name, int *index)
+{
+	struct name_ix key = { name, 0, 0 }, *hit;
+	if (!nm->n)
+		return GK_NONE;
+	hit = bsearch(&key, nm->v, nm->n, sizeof *nm->v, name_cmp);
+	if (!hit)
+		return GK_NONE;
+	*index = hit->index;
+	return hit->kind;
+}
+
+/* ---- the build context ------------------------------------------------------------- */
+
+struct rbundle {               /* a bundle with its ends resolved */
+	int fk, fi, tk, ti;         /* kinds (enum group_kind) and design indices */
+	int links, wiring, gbps;
+	bool lag;
+	bool merged;                /* folded into an earlier bundle with the same ends and kind */
+};
+
+struct swinfo {                /* per switch group */
+	long members;               /* |Y| */
+	long positions;             /* D: members of all groups bundled into it */
+	int tier;                   /* 1 leaf, 2 spine, 3 core */
+	long up_ports;              /* uplinks per switch */
+	int up_bundle;              /* first bundle going up from it, -1 */
+	int nup_groups;             /* distinct groups its up bundles reach */
+	int peer_bundle;            /* a bundle to a group of its own tier (or itself), -1 */
+	int protocol;
+	bool ar;                    /* adaptive routing capable */
+	bool known;
+};
+
+struct ctx {
+	const struct design *d;
+	const struct catalog *cat;
+	struct topo *t;
+	struct names nm;
+	struct rbundle *rb;
+	struct swinfo *sw;
+	long *offset;               /* per bundle: position of the lower group's first member in `to` */
+};
+
+static void problem(struct topo *t, int severity, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void problem(struct topo *t, int severity, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	struct topo_problem *p;
+	int i;
+	char msg[sizeof p->msg];
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	for (i = 0; i < t->nproblems; i++)
+		if (!strcmp(t->problems[i].msg, msg) && !strcmp(t->problems[i].path, path))
+			return;
+	if (t->nproblems >= TOPO_MAX_PROBLEMS)
+		return;
+	p = &t->problems[t->nproblems++];
+	p->severity = severity;
+	snprintf(p->path, sizeof p->path, "%s", path);
+	snprintf(p->msg, sizeof p->msg, "%s", msg);
+}
+
+static const char *bpath(int b, char *buf)
+{
+	snprintf(buf, 32, "bundles[%d]", b);
+	return buf;
+}
+
+static long group_members(const struct ctx *c, int kind, int i)
+{
+	switch (kind) {
+	case GK_SERVER:
+		return DESIGN_SERVER(c->d, i)->count;
+	case GK_SWITCH:
+		return DESIGN_SWITCH(c->d, i)->count;
+	default:
+		return 0;
+	}
+}
+
+static int tier_of(const struct ctx *c, int kind, int i)
+{
+	return kind == GK_SWITCH ? DESIGN_SWITCH(c->d, i)->role + 1 : 0;
+}
+
+static void resolve_bundles(struct ctx *c)
+{
+	const struct design *d = c->d;
+	size_t i, k;
+	c->rb = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->rb);
+	c->offset = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->offset);
+	c->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw);
+	for (i = 0; i < d->switches.n; i++) {
+		const struct switch_group *g = DESIGN_SWITCH(d, i);
+		const struct cat_switch *cs = catalog_switch(c->cat, g->model);
+		c->sw[i].members = g->count;
+		c->sw[i].tier = g->role + 1;
+		c->sw[i].up_bundle = c->sw[i].peer_bundle = -1;
+		c->sw[i].known = cs != NULL;
+		c->sw[i].protocol = cs ? cs->protocol : PROTO_ETHERNET;
+		c->sw[i].ar = cs && cs->adaptive_routing;
+	}
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		struct rbundle *r = &c->rb[i];
+		r->fk = names_find(&c->nm, b->from, &r->fi);
+		r->tk = names_find(&c->nm, b->to, &r->ti);
+		r->links = b->links_each > 0 ? b->links_each : 1;
+		r->wiring = b->wiring;
+		r->lag = b->lag;
+		r->gbps = bundle_speed_gbps(d, c->cat, b);
+		/* The same ends wired the same way: one bundle written as two (its links add up). */
+		for (k = 0; k < i; k++) {
+			struct rbundle *o = &c->rb[k];
+			if (!o->merged && o->fk == r->fk && o->fi == r->fi && o->tk == r->tk && o->ti == r->ti &&
+			    o->wiring == r->wiring && o->lag == r->lag && o->gbps == r->gbps && r->fk != GK_NONE) {
+				o->links += r->links;
+				r->merged = true;
+				break;
+			}
+		}
+	}
+	/* Positions of the lower groups in each switch group, in bundle order. */
+	for (i = 0; i < d->bundles.n; i++) {
+		struct rbundle *r = &c->rb[i];
+		if (r->merged || r->tk != GK_SWITCH || (r->fk != GK_SERVER && r->fk != GK_SWITCH))
+			continue;
+		if (tier_of(c, r->fk, r->fi) >= tier_of(c, r->tk, r->ti))
+			continue; /* a peer bundle */
+		c->offset[i] = c->sw[r->ti].positions;
+		c->sw[r->ti].positions += group_members(c, r->fk, r->fi);
+	}
+	for (i = 0; i < d->bundles.n; i++) {
+		struct rbundle *r = &c->rb[i];
+		struct swinfo *s;
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH)
+			continue;
+		s = &c->sw[r->fi];
+		if (tier_of(c, r->tk, r->ti) > s->tier) {
+			s->up_ports += r->links;
+			if (s->up_bundle < 0) {
+				s->up_bundle = (int)i;
+				s->nup_groups = 1;
+			} else if (c->rb[s->up_bundle].ti != r->ti) {
+				s->nup_groups++;
+			}
+		} else if (s->peer_bundle < 0) {
+			s->peer_bundle = (int)i;
+		}
+	}
+}
+
+/* ---- partitions ---------------------------------------------------------------------
+ * A partition of the members of one group into components, as an affine-floor function:
+ *   id(v) = floor((v + shift) / size), then mod modulus when modulus > 0; size TOPO_ALL: one.
+ */
+struct part {
+	long size, shift, modulus;
+};
+
+static const struct part PART_ONE = { TOPO_ALL, 0, 0 };
+
+static long floordiv(long a, long b)
+{
+	long q = a / b;
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static long part_id(const struct part *p, long v)
+{
+	long id;
+	if (p->size >= TOPO_ALL)
+		return 0;
+	id = floordiv(v + p->shift, p->size);
+	if (p->modulus > 0) {
+		id %= p->modulus;
+		if (id < 0)
+			id += p->modulus;
+	}
+	return id;
+}
+
+/* How the up bundle of a group joins its members: the classes of members that share an
+ * upper switch. kind: 0 one class, 1 blocks of `size` positions, 2 residues mod `modulus`;
+ * upper_per_class: upper switches serving one class. */
+struct upmap {
+	int kind;
+	long size, modulus;
+	long upper_per_class;
+};
+
+static long ceil_div(long a, long b)
+{
+	return b > 0 ? (a + b - 1) / b : 0;
+}
+
+static long gcd_l(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The classes of positions q in the upper group of bundle bi (L links each, into a group
+ * of n switches holding D positions) whose members share upper switches. */
+static struct upmap up_classes(struct ctx *c, int bi)
+{
+	const struct rbundle *r = &c->rb[bi];
+	long n = c->sw[r->ti].members, D = c->sw[r->ti].positions, L = r->links;
+	struct upmap u = { 0, 0, 0, n };
+	char path[32];
+	if (n <= 0)
+		return u;
+	switch (r->wiring) {
+	case WIRE_TOR:
+		u.kind = 1;
+		u.size = ceil_div(D, n) > 0 ? ceil_div(D, n) : 1;
+		u.upper_per_class = 1;
+		break;
+	case WIRE_RAIL:
+		if (n / L < 1)
+			break; /* one unit: every member reaches the same switches */
+		u.kind = 1;
+		u.size = ceil_div(D, n / L) > 0 ? ceil_div(D, n / L) : 1;
+		u.upper_per_class = L;
+		break;
+	default: /* spread: link l of position q goes to (q L + l) mod n */
+		if (L >= n)
+			break;
+		if (n % L == 0) {
+			u.kind = 2;
+			u.modulus = n / L;
+			u.upper_per_class = L;
+		} else if (D < n / gcd_l(n, L)) {
+			problem(c->t, NCF_WARNING, bpath(bi, path),
+				"spread wiring of %ld links over %ld switches joins only some members: computed as one component",
+				L, n);
+		}
+		/* else overlapping runs of upper switches chain every member together */
+		break;
+	}
+	return u;
+}
+
+/* Components at one level, over the leaf group's positions x and the plane's rails l:
+ *   node block B(x) = floor((x + X.shift) / X.size) [mod X.modulus];
+ *   rail group g(l) = (l mod rail_mod) / rail_block, G = rail_mod / rail_block groups;
+ *   component index ci = B*G + g, which also numbers the level's switches in blocks of mw:
+ *   switch v belongs to component floor(v / mw). */
+struct lstate {
+	struct part X;
+	long G, rail_mod, rail_block, mw;
+};
+
+static void lstate_one(struct lstate *s, long L, long members)
+{
+	s->X = PART_ONE;
+	s->G = 1;
+	s->rail_mod = s->rail_block = L > 0 ? L : 1;
+	s->mw = members > 0 ? members : 1;
+}
+
+/* Join the components of state s (over switches numbered v, at offset off in the upper
+ * group) by the classes u of their up bundle. False: a shape the engine does not compute. */
+static bool lstate_join(struct lstate *s, const struct upmap *u, long off, long L, long upper_members)
+{
+	if (u->kind == 0 || s->X.size >= TOPO_ALL) {
+		lstate_one(s, L, upper_members);
+		return true;
+	}
+	if (u->kind == 1) {
+		long b = u->size, f, sh;
+		if (b % s->mw == 0 && off % s->mw == 0) {
+			f = b / s->mw;
+			sh = off / s->mw;
+		} else if (s->mw % b == 0 && off % b == 0 && off % s->mw == 0) {
+			f = 1; /* classes inside components: nothing new joins */
+			sh = off / s->mw;
+			s->mw = u->upper_per_class * (s->mw / b);
+			if (sh % s->G)
+				return false;
+			s->X.shift += (sh / s->G) * (s->X.size < TOPO_ALL ? s->X.size : 0);
+			return true;
+		} else {
+			return false;
+		}
+		if (sh % s->G)
+			return false;
+		if (f == 1) {
+			s->X.shift += (sh / s->G) * s->X.size;
+		} else if (s->G % f == 0) {
+			s->X.shift += (sh / s->G) * s->X.size;
+			s->G /= f;
+			s->rail_block *= f;
+		} else if (f % s->G == 0) {
+			if (s->X.modulus)
+				return false;
+			/* Whole node blocks join f/G at a time. */
+			s->X.shift += (sh / s->G) * s->X.size;
+			s->X.size *= f / s->G;
+			s->G = 1;
+			s->rail_block = s->rail_mod;
+			s->mw = u->upper_per_class;
+			return true;
+		} else {
+			return false;
+		}
+		s->mw = u->upper_per_class;
+		return true;
+	}
+	/* Residues mod R. */
+	{
+		long R = u->modulus, Rp, sh;
+		if (s->mw >= R) {
+			lstate_one(s, L, upper_members);
+			return true;
+		}
+		if (R % s->mw || off % s->mw || s->X.modulus)
+			return false;
+		Rp = R / s->mw;
+		sh = off / s->mw;
+		if (s->G == 1) {
+			s->X.shift += sh * s->X.size;
+			s->X.modulus = Rp;
+		} else if (Rp % s->G == 0 && sh % s->G == 0) {
+			s->X.shift += (sh / s->G) * s->X.size;
+			s->X.modulus = Rp / s->G;
+		} else {
+			return false;
+		}
+		s->mw *= u->upper_per_class;
+		return true;
+	}
+}
+
+/* ---- node groups ------------------------------------------------------------------ */
+
+static double min_d(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+/* The node as NCCL sees it (collective-model.md section 2): GPUs, NVLink or PCIe inside,
+ * network ports and the PCIe path to them. */
+static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct server_group *s, int lag_ports)
+{
+	const struct cat_gpu *gpu = catalog_gpu(c->cat, s->gpu);
+	const struct cat_fabric *fab = catalog_fabric(c->cat, s->scaleup);
+	struct nccl_node *n = &g->nccl;
+	size_t k;
+	int cards = 0, ports = 0, attach = ATTACH_PCIE_SWITCH, slot_gen = 0, slot_lanes = 0;
+	double slot_payload = 0, slot_nccl;
+	memset(n, 0, sizeof *n);
+	g->protocol = -1;
+	g->nic_ar = true;
+	g->nic_sharp = true;
+	for (k = 0; k < s->nics.n; k++) {
+		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
+		const struct cat_nic *cn = catalog_nic(c->cat, ns->model);
+		double pl;
+		if (ns->use != NIC_COMPUTE || !cn || ns->count <= 0)
+			continue;
+		cards += ns->count;
+		ports += ns->count * cn->ports;
+		pl = nic_slot_GBps(ns, cn);
+		if (!slot_payload || pl < slot_payload) {
+			slot_payload = pl;
+			slot_gen = ns->pcie_gen ? ns->pcie_gen : cn->pcie_gen;
+			slot_lanes = ns->pcie_lanes ? ns->pcie_lanes : cn->pcie_lanes;
+		}
+		if (attach == ATTACH_PCIE_SWITCH)
+			attach = ns->attach;
+		if (g->protocol < 0)
+			g->protocol = cn->protocol;
+		g->nic_ar = g->nic_ar && cn->adaptive_routing;
+		g->nic_sharp = g->nic_sharp && cn->sharp && cn->protocol == PROTO_INFINIBAND;
+	}
+	if (g->protocol < 0) {
+		g->protocol = PROTO_ETHERNET;
+		g->nic_ar = g->nic_sharp = false;
+	}
+	g->ports = ports;
+	g->slot_GBps = slot_payload;
+	n->sm = gpu ? gpu->sm : 80;
+	n->ppn = g->gpus;
+	n->nnodes = 1;
+	n->cpu = s->cpu;
+	if (gpu && fab && (fab->kind == FAB_NVSWITCH || fab->kind == FAB_NVLINK_MESH) && gpu->nvlink_links > 0) {
+		n->nvl = gpu->nvlink_links * nccl_nvlink_per_link(gpu->sm);
+		n->nvswitch = fab->kind == FAB_NVSWITCH;
+		n->nvls = fab->nvls && gpu->sm >= 90;
+	}
+	n->pci_gpu = gpu ? nccl_pcie_bw(gpu->pcie_gen, gpu->pcie_lanes) : 12;
+	n->pci_intra = n->pci_gpu;
+	if (fab && fab->kind == FAB_PCIE_SWITCH && fab->pcie_gen)
+		n->pci_intra = min_d(n->pci_gpu, nccl_pcie_bw(fab->pcie_gen, fab->pcie_lanes));
+	n->pci_intra_phb = !fab || fab->kind == FAB_NONE;
+	if (cards && ports && g->wired) {
+		int ppc = ports / cards, used_cards = (g->wired + ppc - 1) / ppc;
+		n->cards = used_cards * g->spn;
+		n->ports_per_card = (g->wired + used_cards - 1) / used_cards;
+		if (lag_ports > 0) {
+			/* Bonded links: NCCL sees one device per LAG, at one port's speed (it reads the
+			 * port's attributes; nccl#1015), and one port carries each queue pair. */
+			int devices = g->wired - lag_ports;
+			n->cards = (devices > 0 ? devices : 1) * g->spn;
+			n->ports_per_card = 1;
+		}
+		if (n->ports_per_card < 1)
+			n->ports_per_card = 1;
+	}
+	n->net_bw = g->port_gbps / 8.0;
+	slot_nccl = slot_gen ? nccl_pcie_bw(slot_gen, slot_lanes) : n->pci_gpu;
+	n->card_pci = attach == ATTACH_CPU ? min_d(slot_nccl, n->pci_gpu) / (s->cpu == CPU_INTEL ? 1.2 : 1.0)
+					   : min_d(slot_nccl, n->pci_gpu);
+	n->net_on_cpu = attach == ATTACH_CPU;
+	{
+		int G = g->gpus, nics = cards * g->spn;
+		int per_nic = nics ? (G + nics - 1) / nics : G;
+		n->pxn_return = per_nic <= 1;
+	}
+	n->cross_nic = c->d->fabric.cross_nic;
+}
+
+static void level_from(struct topo_level *l, const struct lstate *s, long L)
+{
+	l->size = s->X.size;
+	l->shift = s->X.shift;
+	l->modulus = s->X.modulus;
+	l->rail_mod = (int)s->rail_mod;
+	l->rail_block = (int)s->rail_block;
+	l->rails = (int)(s->G > 0 ? ceil_div(L, s->G) : L);
+	if (l->rails < 1)
+		l->rails = 1;
+	l->switches = (int)(s->mw > 0 ? s->mw : 1);
+}
+
+/* Levels of a plane above its leaf group: level 1 from the servers' wiring, then one level
+ * per up bundle until the top (or a peer bundle, which joins the top's switches). */
+static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
+{
+	const struct rbundle *r = &c->rb[bi];
+	long n = c->sw[r->ti].members, D = c->sw[r->ti].positions, L = r->links;
+	struct lstate st;
+	int cur = r->ti, lv;
+	char path[32];
+	if (n < 1)
+		n = 1;
+	/* Level 1: which leaf each rail of each server position reaches (topo.h "Wiring"). */
+	switch (r->wiring) {
+	case WIRE_TOR:
+		st.X = (struct part){ ceil_div(D, n) > 0 ? ceil_div(D, n) : 1, 0, 0 };
+		st.G = 1;
+		st.rail_mod = st.rail_block = L;
+		p->lag_size = (int)L;
+		break;
+	default:
+		if (r->wiring == WIRE_RAIL && n / L >= 1) {
+			st.X = (struct part){ ceil_div(D, n / L) > 0 ? ceil_div(D, n / L) : 1, 0, 0 };
+			st.G = L;
+			st.rail_mod = L;
+			st.rail_block = 1;
+			p->lag_size = 1;
+			break;
+		}
+		if (r->wiring != WIRE_RAIL && n % L == 0 && n > L) {
+			st.X = (struct part){ 1, 0, n / L }; /* interleaved: position x reaches (x mod n/L) L + l */
+			st.G = L;
+			st.rail_mod = L;
+			st.rail_block = 1;
+			p->lag_size = 1;
+			break;
+		}
+		/* Rails onto fewer switches, or spread over a number of them the links divide:
+		 * link l of every position reaches switch l mod n. */
+		if (L % n && n % L)
+			problem(c->t, NCF_WARNING, bpath(bi, path),
+				"%s wiring of %ld links over %ld switches (neither divides the other): computed as link l on switch l mod %ld",
+				wiring_names[r->wiring], L, n, n);
+		st.X = PART_ONE;
+		st.G = n < L ? n : L;
+		st.rail_mod = n;
+		st.rail_block = 1;
+		p->lag_size = (int)(L / n > 0 ? L / n : 1);
+		break;
+	}
+	st.mw = 1;
+	p->nlevels = 1;
+	for (lv = 0; lv < TOPO_MAX_LEVELS; lv++) {
+		struct swinfo *s = &c->sw[cur];
+		struct topo_level *at = &p->level[lv];
+		int ub = s->up_bundle;
+		struct upmap u;
+		memset(at, 0, sizeof *at);
+		at->sw = cur;
+		at->order = 2 * c->sw[cur].tier + (lv > 0 && p->level[lv - 1].peer ? 1 : 0);
+		at->up_bundle = -1;
+		level_from(at, &st, L);
+		p->nlevels = lv + 1;
+		if (ub < 0) {
+			/* The top, unless peer links join its switches to each other or to a group of
+			 * their own tier. */
+			if (s->peer_bundle >= 0 && lv + 1 < TOPO_MAX_LEVELS && st.X.size < TOPO_ALL) {
+				const struct rbundle *pr = &c->rb[s->peer_bundle];
+				struct topo_level *nx = &p->level[lv + 1];
+				long peers = pr->ti == cur ? c->sw[cur].members - 1 : c->sw[pr->ti].members;
+				at->uplinks = (int)(pr->links * (peers > 0 ? peers : 0));
+				at->link_GBps = pr->gbps / 8.0;
+				at->lag = pr->lag;
+				at->up_bundle = s->peer_bundle;
+				at->peer = true;
+				at->pair_links = pr->links;
+				lstate_one(&st, L, c->sw[cur].members + (pr->ti == cur ? 0 : c->sw[pr->ti].members));
+				memset(nx, 0, sizeof *nx);
+				nx->sw = pr->ti;
+				nx->order = 2 * c->sw[cur].tier + 1;
+				nx->up_bundle = -1;
+				level_from(nx, &st, L);
+				p->nlevels = lv + 2;
+			}
+			break;
+		}
+		if (s->nup_groups > 1)
+			problem(c->t, NCF_WARNING, bpath(ub, path),
+				"switch group '%s' has uplinks to %d groups: the engine follows '%s' and counts every uplink",
+				DESIGN_SWITCH(c->d, cur)->name, s->nup_groups, DESIGN_SWITCH(c->d, c->rb[ub].ti)->name);
+		at->uplinks = (int)s->up_ports;
+		at->link_GBps = c->rb[ub].gbps / 8.0;
+		at->lag = c->rb[ub].lag;
+		at->up_bundle = ub;
+		if (lv + 1 >= TOPO_MAX_LEVELS) {
+			problem(c->t, NCF_ERROR, bpath(ub, path), "more than %d switch tiers above a server: not computed",
+				TOPO_MAX_LEVELS);
+			break;
+		}
+		u = up_classes(c, ub);
+		if (!lstate_join(&st, &u, c->offset[ub], L, c->sw[c->rb[ub].ti].members)) {
+			problem(c->t, NCF_ERROR, bpath(ub, path),
+				"the engine cannot compute this wiring: '%s' joins the components below it in groups that do not nest (make the switch counts divide each other)",
+				DESIGN_SWITCH(c->d, c->rb[ub].ti)->name);
+			lstate_one(&st, L, c->sw[c->rb[ub].ti].members);
+		}
+		cur = c->rb[ub].ti;
+	}
+}
+
+/* Hashing at each level's uplinks: who chooses among them (fabric-physics.md section 1). */
+static void plane_hashing(struct ctx *c, const struct topo_ngroup *g, struct topo_plane *p)
+{
+	int lv, routing = c->d->fabric.routing;
+	for (lv = 0; lv < p->nlevels; lv++) {
+		struct topo_level *l = &p->level[lv];
+		const struct swinfo *s = &c->sw[l->sw];
+		bool ib = s->protocol == PROTO_INFINIBAND;
+		/* Per-packet path choice needs switches that route adaptively and NICs that place
+		 * out-of-order packets (adaptive); spraying (EFA SRD) is the NIC's own doing. */
+		bool adaptive = (routing == ROUTE_ADAPTIVE && s->ar && g->nic_ar) || (routing == ROUTE_SPRAY && g->nic_ar);
+		if (!l->uplinks) {
+			l->hash = HASH_NONE;
+			continue;
+		}
+		if (l->lag && !adaptive) {
+			l->hash = HASH_ECMP; /* ECMP over next hops, then the LAG's member hash: one uniform draw */
+			l->hash_links = l->uplinks;
+		} else if (l->lag) {
+			/* Adaptive across next hops, hashed across each LAG's members. */
+			long per = l->peer ? l->pair_links : 0;
+			const struct rbundle *ub = &c->rb[l->up_bundle];
+			long uppers = c->sw[ub->ti].members;
+			if (!per)
+				per = uppers > 0 && l->uplinks >= uppers ? l->uplinks / uppers : 1;
+			l->hash = per > 1 ? HASH_ECMP : HASH_FLUID;
+			l->hash_links = (int)per;
+		} else if (adaptive) {
+			l->hash = HASH_FLUID;
+			l->hash_links = l->uplinks;
+		} else if (ib) {
+			l->hash = HASH_IB_STATIC; /* the subnet manager's tables: one port per destination */
+			l->hash_links = l->uplinks;
+		} else {
+			l->hash = HASH_ECMP;
+			l->hash_links = l->uplinks;
+		}
+	}
+}
+
+static void build_ngroups(struct ctx *c)
+{
+	const struct design *d = c->d;
+	struct topo *t = c->t;
+	size_t i, k;
+	int *domain_ng = xcalloc(d->domains.n ? d->domains.n : 1, sizeof *domain_ng);
+	char path[48];
+	for (i = 0; i < d->domains.n; i++)
+		domain_ng[i] = -1;
+	t->ng = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *t->ng);
+	t->nng = 0;
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *s = DESIGN_SERVER(d, i);
+		struct topo_ngroup *g;
+		int di = -1, port = 0, lag_ports = 0;
+		if (s->domain[0] && names_find(&c->nm, s->domain, &di) != GK_DOMAIN)
+			di = -1;
+		if (di >= 0 && domain_ng[di] >= 0) {
+			snprintf(path, sizeof path, "servers[%zu].domain", i);
+			problem(t, NCF_WARNING, path,
+				"NVLink domain '%s' already takes its servers from '%s': the engine counts one server group per domain",
+				s->domain, t->ng[domain_ng[di]].name);
+			continue;
+		}
+		g = &t->ng[t->nng];
+		memset(g, 0, sizeof *g);
+		snprintf(g->name, sizeof g->name, "%s", s->name);
+		g->server = (int)i;
+		g->domain = di;
+		g->spn = 1;
+		g->nodes = s->count;
+		if (di >= 0) {
+			const struct domain_group *dg = DESIGN_DOMAIN(d, di);
+			g->spn = dg->servers_each > 0 ? dg->servers_each : 1;
+			g->nodes = s->count / g->spn;
+			if (dg->count < g->nodes)
+				g->nodes = dg->count;
+			domain_ng[di] = t->nng;
+		}
+		g->gpus = s->gpus * g->spn;
+		g->first = -1;
+		/* Planes: the group's bundles, in order, each taking ports. */
+		g->port_gbps = 0;
+		for (k = 0; k < d->bundles.n; k++) {
+			struct rbundle *r = &c->rb[k];
+			struct topo_plane *p;
+			if (r->merged || r->fk != GK_SERVER || r->fi != (int)i)
+				continue;
+			if (g->nplanes >= TOPO_MAX_PLANES) {
+				problem(t, NCF_WARNING, bpath((int)k, path), "more than %d bundles from '%s': the rest are not computed",
+					TOPO_MAX_PLANES, s->name);
+				break;
+			}
+			if (r->tk != GK_SWITCH && !(r->tk == GK_SERVER && r->wiring == WIRE_MESH))
+				continue; /* check.c reports it */
+			p = &g->plane[g->nplanes++];
+			memset(p, 0, sizeof *p);
+			p->bundle = (int)k;
+			p->links = r->links;
+			if (r->tk == GK_SERVER) {
+				/* A mesh: L links to every peer. */
+				long peers = r->ti == (int)i ? s->count - 1 : DESIGN_SERVER(d, r->ti)->count;
+				p->links = (int)(r->links * (peers > 0 ? peers : 0));
+			}
+			p->port_base = port;
+			p->gbps = r->gbps;
+			p->wiring = r->wiring;
+			p->lag = r->lag;
+			port += p->links;
+			if (!g->port_gbps || (r->gbps && r->gbps < g->port_gbps))
+				g->port_gbps = r->gbps;
+			if (r->tk == GK_SERVER) {
+				p->kind = PLANE_MESH;
+				p->leaf = r->ti;
+				p->lag_size = 1;
+				p->mesh_peers = r->ti == (int)i ? s->count - 1 : DESIGN_SERVER(d, r->ti)->count;
+				p->nlevels = 1;
+				p->level[0].sw = -1;
+				p->level[0].size = TOPO_ALL;
+				p->level[0].rails = p->links;
+				p->level[0].switches = 1;
+				p->level[0].up_bundle = -1;
+				continue;
+			}
+			p->kind = PLANE_SWITCH;
+			p->leaf = r->ti;
+			p->pos = c->offset[k];
+			plane_levels(c, p, (int)k);
+			if (p->lag && p->lag_size > 1)
+				lag_ports += p->links - p->links / p->lag_size;
+		}
+		/* Mesh bundles into this group from others count as its ports too. */
+		for (k = 0; k < d->bundles.n; k++) {
+			const struct rbundle *r = &c->rb[k];
+			if (!r->merged && r->tk == GK_SERVER && r->ti == (int)i && r->fi != (int)i && r->fk == GK_SERVER &&
+			    r->wiring == WIRE_MESH && g->nplanes < TOPO_MAX_PLANES) {
+				struct topo_plane *p = &g->plane[g->nplanes++];
+				memset(p, 0, sizeof *p);
+				p->kind = PLANE_MESH;
+				p->bundle = (int)k;
+				p->leaf = r->fi;
+				p->links = (int)(r->links * DESIGN_SERVER(d, r->fi)->count);
+				p->port_base = port;
+				p->gbps = r->gbps;
+				p->lag_size = 1;
+				p->mesh_peers = DESIGN_SERVER(d, r->fi)->count;
+				p->nlevels = 1;
+				p->level[0].sw = -1;
+				p->level[0].size = TOPO_ALL;
+				p->level[0].rails = p->links;
+				p->level[0].switches = 1;
+				p->level[0].up_bundle = -1;
+				port += p->links;
+				if (!g->port_gbps || (r->gbps && r->gbps < g->port_gbps))
+					g->port_gbps = r->gbps;
+			}
+		}
+		g->wired = port;
+		{
+			int have = server_compute_ports(s, c->cat);
+			if (g->wired > have)
+				g->wired = have;
+		}
+		/* The NIC's own speed caps what a link runs at. */
+		{
+			int nic = 0;
+			for (k = 0; k < s->nics.n; k++) {
+				const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
+				const struct cat_nic *cn = catalog_nic(c->cat, ns->model);
+				int sp = nic_speed_gbps(ns, cn);
+				if (ns->use == NIC_COMPUTE && cn && ns->count > 0 && sp > 0 && (!nic || sp < nic))
+					nic = sp;
+			}
+			if (nic && (!g->port_gbps || nic < g->port_gbps))
+				g->port_gbps = nic;
+		}
+		ngroup_nccl(c, g, s, lag_ports);
+		for (k = 0; k < (size_t)g->nplanes; k++)
+			if (g->plane[k].kind == PLANE_SWITCH)
+				plane_hashing(c, g, &g->plane[k]);
+		if (!g->wired)
+			g->nccl.cards = 0;
+		t->nng++;
+	}
+	free(domain_ng);
+}
+
+/* ---- placement ---------------------------------------------------------------------- */
+
+/* job.groups: comma-separated server group names in rank order. */
+static int parse_order(const struct design *d, const struct topo *t, int *order)
+{
+	const char *s = d->job.groups;
+	int n = 0, i;
+	if (!s[0]) {
+		for (i = 0; i < t->nng; i++)
+			order[n++] = i;
+		return n;
+	}
+	while (*s) {
+		char name[NCF_NAME_MAX];
+		size_t len = strcspn(s, ",");
+		const char *e = s + len;
+		while (len && (*s == ' ' || *s == '\t')) {
+			s++;
+			len--;
+		}
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (len >= sizeof name)
+			len = sizeof name - 1;
+		memcpy(name, s, len);
+		name[len] = 0;
+		for (i = 0; i < t->nng; i++) {
+			int j;
+			bool dup = false;
+			for (j = 0; j < n; j++)
+				dup = dup || order[j] == i;
+			if (!dup && (!strcmp(t->ng[i].name, name) ||
+				     (t->ng[i].domain >= 0 && !strcmp(DESIGN_DOMAIN(d, t->ng[i].domain)->name, name)))) {
+				order[n++] = i;
+				break;
+			}
+		}
+		s = *e ? e + 1 : e;
+	}
+	return n;
+}
+
+void topo_place(const struct design *d, struct topo *t, int gpus)
+{
+	long left;
+	int i;
+	t->nplaced = parse_order(d, t, t->order);
+	t->design_gpus = 0;
+	t->design_nodes = 0;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		long gg = g->nodes * (long)g->gpus;
+		t->design_gpus = (int)(t->design_gpus + gg > 2000000000L ? 2000000000L : t->design_gpus + gg);
+		t->design_nodes += g->nodes;
+	}
+	t->gpus = gpus > 0 ? gpus : (d->job.gpus > 0 ? d->job.gpus : t->design_gpus);
+	if (t->gpus > t->design_gpus)
+		t->gpus = t->design_gpus;
+	left = t->gpus;
+	t->nodes = 0;
+	for (i = 0; i < t->nng; i++) {
+		t->ng[i].first = -1;
+		t->ng[i].used = 0;
+		t->ng[i].last_gpus = 0;
+	}
+	for (i = 0; i < t->nplaced && left > 0; i++) {
+		struct topo_ngroup *g = &t->ng[t->order[i]];
+		long can = g->nodes * (long)g->gpus, take = left < can ? left : can;
+		if (take <= 0 || g->gpus <= 0)
+			continue;
+		g->first = t->nodes;
+		g->used = (take + g->gpus - 1) / g->gpus;
+		g->last_gpus = (int)(take - (g->used - 1) * g->gpus);
+		t->nodes += g->used;
+		left -= take;
+	}
+	/* Heterogeneous: the job's node groups differ in what NCCL sees. */
+	t->heterogeneous = false;
+	{
+		const struct topo_ngroup *a = NULL;
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			if (!g->used)
+				continue;
+			if (!a)
+				a = g;
+			else if (g->gpus != a->gpus || g->nccl.sm != a->nccl.sm || g->nccl.nvl != a->nccl.nvl ||
+				 g->nccl.cards != a->nccl.cards || g->nccl.net_bw != a->nccl.net_bw || g->wired != a->wired)
+				t->heterogeneous = true;
+		}
+	}
+}
+
+/* ---- connectivity -------------------------------------------------------------------- */
+
+long topo_comp(const struct topo_level *lv, long x)
+{
+	struct part p = { lv->size, lv->shift, lv->modulus };
+	return part_id(&p, x);
+}
+
+long topo_pos(const struct topo_ngroup *g, const struct topo_plane *p, long i)
+{
+	return p->pos + i * g->spn;
+}
+
+const struct topo_ngroup *topo_node(const struct topo *t, long i, long *local)
+{
+	int k;
+	for (k = 0; k < t->nplaced; k++) {
+		const struct topo_ngroup *g = &t->ng[t->order[k]];
+		if (g->used && i >= g->first && i < g->first + g->used) {
+			*local = i - g->first;
+			return g;
+		}
+	}
+	return NULL;
+}
+
+/* The top component of node group g's plane 0: (group, id) of its highest level, for
+ * nodes first and last of the group. */
+static bool top_key(const struct topo_ngroup *g, long node, int *grp, long *id, bool *mesh)
+{
+	const struct topo_plane *p;
+	const struct topo_level *l;
+	int k;
+	*mesh = false;
+	if (!g->nplanes)
+		return false;
+	for (k = 0; k < g->nplanes; k++) {
+		p = &g->plane[k];
+		if (p->kind == PLANE_MESH) {
+			*mesh = true;
+			*grp = -2 - p->leaf;
+			*id = 0;
+			return true;
+		}
+	}
+	p = &g->plane[0];
+	l = &p->level[p->nlevels - 1];
+	*grp = l->sw;
+	*id = topo_comp(l, topo_pos(g, p, node));
+	return true;
+}
+
+static void check_connected(const struct design *d, struct topo *t)
+{
+	int i, grp0 = 0, g0 = -1;
+	long id0 = 0;
+	t->connected = true;
+	t->disconnect[0] = 0;
+	if (t->nodes <= 1)
+		return;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		int grp;
+		long a, b;
+		bool mesh;
+		if (!g->used)
+			continue;
+		if (!top_key(g, 0, &grp, &a, &mesh)) {
+			t->connected = false;
+			snprintf(t->disconnect, sizeof t->disconnect, "not connected: group '%s' has no bundle to the network",
+				 g->name);
+			return;
+		}
+		top_key(g, g->used - 1, &grp, &b, &mesh);
+		if (a != b) {
+			const struct topo_plane *p = &g->plane[0];
+			t->connected = false;
+			snprintf(t->disconnect, sizeof t->disconnect,
+				 "not connected: the servers of '%s' reach %ld separate '%s' switches with nothing above them",
+				 g->name, b - a + 1, DESIGN_SWITCH(d, p->level[p->nlevels - 1].sw)->name);
+			return;
+		}
+		if (g0 < 0) {
+			g0 = t->order[i];
+			grp0 = grp;
+			id0 = a;
+		} else if (grp != grp0 || a != id0) {
+			/* A mesh between two groups joins them. */
+			bool joined = false;
+			int k;
+			for (k = 0; k < g->nplanes; k++)
+				if (g->plane[k].kind == PLANE_MESH && g->plane[k].leaf == t->ng[g0].server)
+					joined = true;
+			for (k = 0; k < t->ng[g0].nplanes; k++)
+				if (t->ng[g0].plane[k].kind == PLANE_MESH && t->ng[g0].plane[k].leaf == g->server)
+					joined = true;
+			if (!joined) {
+				t->connected = false;
+				snprintf(t->disconnect, sizeof t->disconnect, "not connected: group '%s' has no path to group '%s'",
+					 t->ng[g0].name, g->name);
+				return;
+			}
+		}
+	}
+}
+
+/* ---- build ------------------------------------------------------------------------------ */
+
+static void protocols(struct ctx *c)
+{
+	const struct design *d = c->d;
+	size_t i;
+	char path[32];
+	int routing = d->fabric.routing;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct rbundle *r = &c->rb[i];
+		int fp = -1, tp = -1;
+		if (r->merged)
+			continue;
+		if (r->fk == GK_SWITCH && c->sw[r->fi].known)
+			fp = c->sw[r->fi].protocol;
+		if (r->tk == GK_SWITCH && c->sw[r->ti].known)
+			tp = c->sw[r->ti].protocol;
+		if (r->fk == GK_SERVER) {
+			int k;
+			for (k = 0; k < c->t->nng; k++)
+				if (c->t->ng[k].server == r->fi && c->t->ng[k].ports)
+					fp = c->t->ng[k].protocol;
+		}
+		/* RoCE and plain Ethernet NICs both run on Ethernet switches. */
+		if (fp == PROTO_ROCE || fp == PROTO_EFA)
+			fp = PROTO_ETHERNET;
+		if (tp == PROTO_ROCE || tp == PROTO_EFA)
+			tp = PROTO_ETHERNET;
+		if (fp >= 0 && tp >= 0 && (fp == PROTO_INFINIBAND) != (tp == PROTO_INFINIBAND))
+			problem(c->t, NCF_ERROR, bpath((int)i, path),
+				"protocol mismatch: '%s' speaks %s, '%s' speaks %s", DESIGN_BUNDLE(d, i)->from,
+				fp == PROTO_INFINIBAND ? "InfiniBand" : "Ethernet", DESIGN_BUNDLE(d, i)->to,
+				tp == PROTO_INFINIBAND ? "InfiniBand" : "Ethernet");
+		if ((routing == ROUTE_ADAPTIVE || routing == ROUTE_SPRAY) && r->tk == GK_SWITCH && c->sw[r->ti].known &&
+		    !c->sw[r->ti].ar)
+			problem(c->t, NCF_WARNING, "fabric.routing",
+				"%s routing asked for, but '%s' (%s) cannot route adaptively: computed as static hashing",
+				routing_names[routing], DESIGN_BUNDLE(d, i)->to, DESIGN_SWITCH(d, r->ti)->model);
+	}
+	if (routing == ROUTE_ADAPTIVE || routing == ROUTE_SPRAY) {
+		int k;
+		for (k = 0; k < c->t->nng; k++)
+			if (c->t->ng[k].ports && !c->t->ng[k].nic_ar && c->t->ng[k].nplanes)
+				problem(c->t, NCF_WARNING, "fabric.routing",
+					"%s routing needs NICs that take packets out of order; the NICs of '%s' do not",
+					routing_names[routing], c->t->ng[k].name);
+	}
+}
+
+void topo_build(const struct design *d, const struct catalog *cat, int gpus, struct topo *t)
+{
+	struct ctx c;
+	memset(t, 0, sizeof *t);
+	memset(&c, 0, sizeof c);
+	c.d = d;
+	c.cat = cat;
+	c.t = t;
+	t->routing = d->fabric.routing;
+	t->qps = d->fabric.qps_per_connection > 0 ? d->fabric.qps_per_connection : 1;
+	names_build(d, &c.nm);
+	resolve_bundles(&c);
+	build_ngroups(&c);
+	protocols(&c);
+	t->order = xcalloc(t->nng ? (size_t)t->nng : 1, sizeof *t->order);
+	topo_place(d, t, gpus);
+	if (d->job.groups[0] && t->nplaced == 0)
+		problem(t, NCF_ERROR, "job.groups", "job.groups names no server group of the design");
+	check_connected(d, t);
+	if (!t->connected)
+		problem(t, NCF_ERROR, "job", "%s", t->disconnect);
+	free(c.nm.v);
+	free(c.rb);
+	free(c.sw);
+	free(c.offset);
+}
+
+void topo_free(struct topo *t)
+{
+	free(t->ng);
+	free(t->order);
+	memset(t, 0, sizeof *t);
+}
+
+void topo_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	struct topo t;
+	int i;
+	topo_build(d, cat, 0, &t);
+	for (i = 0; i < t.nproblems; i++)
+		diag_add(diag, t.problems[i].severity, t.problems[i].path, "%s", t.problems[i].msg);
+	topo_free(&t);
+}
