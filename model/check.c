@@ -1,5 +1,7 @@
 /* check.c: what is wrong with a design, as errors and warnings with paths. */
 #include "model/design.h"
+#include "model/alloc.h"
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
@@ -114,13 +116,26 @@ long bundle_ports_each(const struct design *d, const struct bundle *b, bool from
 	return t > 0 ? (design_group_count(d, b->from) * L + t - 1) / t : 0;
 }
 
+/* Ports per switch of group sw, following the wiring rules exactly (topo.h "Wiring"): the
+ * members of the groups bundled into it are numbered in bundle order, and tor, rail and
+ * spread put each link on one switch. down is the busiest switch's. */
 void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up)
 {
 	size_t i;
+	long n = sw->count, D = 0, off = 0, *per_sw = NULL, s;
 	*down = *up = 0;
+	/* D: positions of every group bundled up into sw. */
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		if (!strcmp(b->to, sw->name) && strcmp(b->from, sw->name) && bundle_kind(d, b) == BK_UP)
+			D += design_group_count(d, b->from);
+	}
+	if (n > 0 && D > 0)
+		per_sw = xcalloc((size_t)n, sizeof *per_sw);
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		bool from = strcmp(b->from, sw->name) == 0, to = strcmp(b->to, sw->name) == 0;
+		long c, L = b->links_each > 0 ? b->links_each : 1;
 		if (!from && !to)
 			continue;
 		if (bundle_kind(d, b) == BK_PEER) {
@@ -129,11 +144,48 @@ void switch_ports_used(const struct design *d, const struct switch_group *sw, lo
 				*up += bundle_ports_each(d, b, true);
 			if (to && !from)
 				*up += bundle_ports_each(d, b, false);
-		} else if (from) {
-			*up += b->links_each;
-		} else if (sw->count > 0) {
-			*down += bundle_ports_each(d, b, false);
+			continue;
 		}
+		if (from) {
+			*up += b->links_each;
+			continue;
+		}
+		c = design_group_count(d, b->from);
+		if (!per_sw || c <= 0) {
+			off += c > 0 ? c : 0;
+			continue;
+		}
+		if (b->wiring == WIRE_TOR) {
+			long per = (D + n - 1) / n, s0 = off / per, s1 = (off + c - 1) / per;
+			for (s = s0; s <= s1 && s < n; s++) {
+				long lo = s * per > off ? s * per : off, hi = (s + 1) * per < off + c ? (s + 1) * per : off + c;
+				per_sw[s] += (hi - lo) * L;
+			}
+		} else if (b->wiring == WIRE_RAIL && n / L >= 1) {
+			long units = n / L, us = (D + units - 1) / units, u0 = off / us, u1 = (off + c - 1) / us, u, l;
+			for (u = u0; u <= u1 && u < units; u++) {
+				long lo = u * us > off ? u * us : off, hi = (u + 1) * us < off + c ? (u + 1) * us : off + c;
+				for (l = 0; l < L && u * L + l < n; l++)
+					per_sw[u * L + l] += hi - lo;
+			}
+		} else if (b->wiring == WIRE_RAIL) {
+			/* Fewer switches than rails: link l on switch l mod n. */
+			long l;
+			for (l = 0; l < L; l++)
+				per_sw[l % n] += c;
+		} else {
+			/* spread: link l of position p on switch (p L + l) mod n, evenly within one. */
+			long each = (c * L + n - 1) / n;
+			for (s = 0; s < n; s++)
+				per_sw[s] += each;
+		}
+		off += c;
+	}
+	if (per_sw) {
+		for (s = 0; s < n; s++)
+			if (per_sw[s] > *down)
+				*down = per_sw[s];
+		free(per_sw);
 	}
 }
 

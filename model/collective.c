@@ -137,6 +137,28 @@ static void loss_of(const struct topo *t, const struct fabric *f, const struct n
 void collective_losses(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
 		       const struct comm_layout *l, struct coll_losses *out)
 {
+	collective_losses_some(t, f, m, c, l, ~0u, out);
+}
+
+int collective_auto(const struct nccl_model *m, enum coll c, double bytes)
+{
+	enum nalgo pa;
+	enum nproto pp;
+	int u;
+	if (c == COLL_ALLTOALL || c == COLL_SENDRECV)
+		return UA_P2P;
+	if (!nccl_pick(m, c, bytes, &pa, &pp))
+		return -1;
+	for (u = 0; u < UA_P2P; u++)
+		if (nalgo_of((enum ualgo)u, c) == (int)pa ||
+		    (u == UA_COLLNET && (pa == NA_COLLNET_DIRECT || pa == NA_COLLNET_CHAIN)))
+			return u;
+	return -1;
+}
+
+void collective_losses_some(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
+			    const struct comm_layout *l, unsigned mask, struct coll_losses *out)
+{
 	int u;
 	struct route_in in;
 	const struct nccl_node *n = &m->node;
@@ -174,7 +196,7 @@ void collective_losses(const struct topo *t, const struct fabric *f, const struc
 	}
 	for (u = 0; u < UA_P2P; u++) {
 		int a = nalgo_of((enum ualgo)u, c);
-		if (a < 0)
+		if (a < 0 || !(mask & (1u << u)))
 			continue;
 		loss_of(t, f, m, c, a, l, &out->algo[u]);
 	}

@@ -53,6 +53,12 @@ struct coll_result {
 /* The losses of collective c for the communicator of model m laid out as l on graph t. */
 void collective_losses(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
 		       const struct comm_layout *l, struct coll_losses *out);
+/* The same for the algorithms in `mask` only (bit u for enum ualgo u); the others lose
+ * nothing. A training step needs only the algorithm it runs. */
+void collective_losses_some(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
+			    const struct comm_layout *l, unsigned mask, struct coll_losses *out);
+/* The user algorithm NCCL's own model picks for c at `bytes`, or -1. */
+int collective_auto(const struct nccl_model *m, enum coll c, double bytes);
 /* Evaluate collective c at `bytes` with those losses. */
 void collective_eval(const struct fabric *f, const struct nccl_model *m, enum coll c, double bytes,
 		     const struct coll_losses *loss, struct coll_result *out);

@@ -12,109 +12,7 @@ static double min_d(double a, double b)
 	return a < b ? a : b;
 }
 
-/* ---- per switch group: ports and capacities ------------------------------------------ */
-
-static int tier_of_sw(const struct design *d, int sw)
-{
-	return DESIGN_SWITCH(d, sw)->role + 1;
-}
-
-static int end_tier(const struct design *d, const char *name, int *sw)
-{
-	size_t i;
-	switch (design_find(d, name, &i)) {
-	case GK_SWITCH:
-		*sw = (int)i;
-		return DESIGN_SWITCH(d, i)->role + 1;
-	case GK_SERVER:
-		*sw = -1;
-		return 0;
-	default:
-		*sw = -1;
-		return -1;
-	}
-}
-
-/* Down and up capacity of one switch of group sw, GB/s, and its uplink speed. */
-static void sw_capacity(const struct design *d, const struct catalog *cat, int sw, double *down, double *up,
-			int *up_gbps, int *down_gbps, bool *lag)
-{
-	const struct switch_group *g = DESIGN_SWITCH(d, sw);
-	size_t i;
-	*down = *up = 0;
-	*up_gbps = *down_gbps = 0;
-	*lag = false;
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		int fs, ts, ft = end_tier(d, b->from, &fs), tt = end_tier(d, b->to, &ts);
-		int gbps = bundle_speed_gbps(d, cat, b);
-		if (ft < 0 || tt < 0)
-			continue;
-		if (fs == sw && tt > ft) {
-			*up += b->links_each * gbps / 8.0;
-			if (!*up_gbps || gbps < *up_gbps)
-				*up_gbps = gbps;
-			*lag = *lag || b->lag;
-		} else if (ts == sw && ft < tt && g->count > 0) {
-			long total = design_group_count(d, b->from) * (long)b->links_each;
-			*down += (double)((total + g->count - 1) / g->count) * gbps / 8.0;
-			if (!*down_gbps || gbps < *down_gbps)
-				*down_gbps = gbps;
-		}
-	}
-}
-
 /* ---- the node and its ceiling ---------------------------------------------------------- */
-
-static double ceiling_of(const struct design *d, const struct catalog *cat, const struct topo_ngroup *g)
-{
-	const struct server_group *s = DESIGN_SERVER(d, g->server);
-	size_t k;
-	int cards = 0, ports = 0;
-	double slot = 0, port = g->port_gbps / 8.0, c;
-	if (!g->wired)
-		return 0;
-	for (k = 0; k < s->nics.n; k++) {
-		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-		const struct cat_nic *cn = catalog_nic(cat, ns->model);
-		double pl;
-		if (ns->use != NIC_COMPUTE || !cn || ns->count <= 0)
-			continue;
-		cards += ns->count;
-		ports += ns->count * cn->ports;
-		pl = nic_slot_GBps(ns, cn);
-		if (!slot || pl < slot)
-			slot = pl;
-	}
-	if (!cards || !ports)
-		return 0;
-	{
-		int ppc = ports / cards, used_cards = (g->wired + ppc - 1) / ppc;
-		c = used_cards * g->spn * min_d(ppc * port, slot > 0 ? slot : 1e9);
-		if (g->wired < used_cards * ppc)
-			c = min_d(c, g->wired * g->spn * port);
-	}
-	return c;
-}
-
-/* NIC cards of a node that its wired ports sit on. */
-static int physical_cards(const struct design *d, const struct catalog *cat, const struct topo_ngroup *g)
-{
-	const struct server_group *s = DESIGN_SERVER(d, g->server);
-	size_t k;
-	int cards = 0, ports = 0;
-	for (k = 0; k < s->nics.n; k++) {
-		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-		const struct cat_nic *cn = catalog_nic(cat, ns->model);
-		if (ns->use == NIC_COMPUTE && cn && ns->count > 0) {
-			cards += ns->count;
-			ports += ns->count * cn->ports;
-		}
-	}
-	if (!cards || !ports || !g->wired)
-		return 0;
-	return (g->wired + ports / cards - 1) / (ports / cards) * g->spn;
-}
 
 /* ---- bisection: the most the first half of the job's nodes can send to the second ------
  * A max-flow on the tree of components, bottom up (exact for a hierarchy): at each
@@ -336,12 +234,11 @@ static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
 	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == b->collnet;
 }
 
-static int add_tier(const struct design *d, const struct catalog *cat, struct fabric *f, const struct topo_ngroup *g,
-		    const struct topo_plane *p, int lv)
+static int add_tier(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f,
+		    const struct topo_ngroup *g, const struct topo_plane *p, int lv)
 {
 	const struct topo_level *l = &p->level[lv];
 	const struct switch_group *sg;
-	const struct cat_switch *cs;
 	struct tier *tr;
 	int i, up_gbps, down_gbps;
 	double down, up;
@@ -354,7 +251,7 @@ static int add_tier(const struct design *d, const struct catalog *cat, struct fa
 	if (f->ntiers >= FABRIC_MAX_TIERS)
 		return -1;
 	sg = DESIGN_SWITCH(d, l->sw);
-	cs = catalog_switch(cat, sg->model);
+	(void)cat;
 	tr = &f->tiers[f->ntiers];
 	memset(tr, 0, sizeof *tr);
 	tr->role = sg->role;
@@ -362,7 +259,11 @@ static int add_tier(const struct design *d, const struct catalog *cat, struct fa
 	tr->sw = l->sw;
 	tr->level = lv + 1;
 	tr->count = sg->count;
-	sw_capacity(d, cat, l->sw, &down, &up, &up_gbps, &down_gbps, &lag);
+	down = t->sw[l->sw].down_GBps;
+	up = t->sw[l->sw].up_GBps;
+	up_gbps = t->sw[l->sw].up_gbps;
+	down_gbps = t->sw[l->sw].down_gbps;
+	lag = t->sw[l->sw].lag;
 	tr->down_GBps = down;
 	tr->up_GBps = up;
 	tr->uplinks = l->uplinks && !l->peer ? l->uplinks : 0;
@@ -373,8 +274,8 @@ static int add_tier(const struct design *d, const struct catalog *cat, struct fa
 	tr->hash = l->hash;
 	tr->planes = l->rails > 0 ? (p->links + l->rails - 1) / l->rails : 1;
 	tr->rail = lv == 0 && p->wiring == WIRE_RAIL;
-	tr->sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
-	tr->protocol = cs ? cs->protocol : PROTO_ETHERNET;
+	tr->sharp = t->sw[l->sw].sharp;
+	tr->protocol = t->sw[l->sw].protocol;
 	tr->nodes_under = l->size >= TOPO_ALL ? (double)g->used
 					      : min_d((double)g->used, (double)l->size / (g->spn > 0 ? g->spn : 1));
 	if (l->modulus > 0)
@@ -385,13 +286,14 @@ static int add_tier(const struct design *d, const struct catalog *cat, struct fa
 
 static int tier_cmp_sw(const struct design *d, const struct tier *a, const struct tier *b)
 {
-	int ta = tier_of_sw(d, a->sw), tb = tier_of_sw(d, b->sw);
+	int ta = DESIGN_SWITCH(d, a->sw)->role, tb = DESIGN_SWITCH(d, b->sw)->role;
 	if (ta != tb)
 		return ta - tb;
 	return a->sw - b->sw;
 }
 
-void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f)
+static void summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f,
+		      bool full)
 {
 	const struct topo_ngroup *g0 = NULL;
 	int i, k, pi, lv;
@@ -431,8 +333,7 @@ void fabric_summarize(const struct design *d, const struct catalog *cat, const s
 		for (pi = 0; pi < g->nplanes; pi++)
 			for (lv = 0; lv < g->plane[pi].nlevels; lv++) {
 				int sw = g->plane[pi].level[lv].sw;
-				const struct cat_switch *cs = sw >= 0 ? catalog_switch(cat, DESIGN_SWITCH(d, sw)->model) : NULL;
-				if (sw < 0 || !cs || !cs->sharp || cs->protocol != PROTO_INFINIBAND)
+				if (sw < 0 || !t->sw[sw].sharp)
 					sharp = false;
 			}
 		n.collnet = sharp;
@@ -441,12 +342,12 @@ void fabric_summarize(const struct design *d, const struct catalog *cat, const s
 				break;
 		if (k == f->nclasses && f->nclasses < FABRIC_MAX_CLASSES)
 			f->classes[f->nclasses++] = n;
-		ceil_g = ceiling_of(d, cat, g);
+		ceil_g = g->ceiling_GBps;
 		if (f->node_ceiling_GBps < 0 || ceil_g < f->node_ceiling_GBps)
 			f->node_ceiling_GBps = ceil_g;
-		for (pi = 0; pi < g->nplanes; pi++)
+		for (pi = 0; pi < g->nplanes && full; pi++)
 			for (lv = 0; lv < g->plane[pi].nlevels; lv++)
-				add_tier(d, cat, f, g, &g->plane[pi], lv);
+				add_tier(d, cat, t, f, g, &g->plane[pi], lv);
 		if (g->nplanes && g->plane[0].kind == PLANE_MESH)
 			f->mesh = true;
 	}
@@ -473,7 +374,7 @@ void fabric_summarize(const struct design *d, const struct catalog *cat, const s
 	f->servers_per_node = g0->spn;
 	f->domain_node = g0->spn > 1;
 	f->ports = g0->wired * g0->spn;
-	f->cards = physical_cards(d, cat, g0);
+	f->cards = g0->cards;
 	f->port_gbps = g0->port_gbps;
 	f->port_GBps = g0->port_gbps / 8.0;
 	f->slot_GBps = g0->slot_GBps;
@@ -490,7 +391,7 @@ void fabric_summarize(const struct design *d, const struct catalog *cat, const s
 			f->gpus_per_nic = nics ? (g0->gpus + nics - 1) / nics : g0->gpus;
 		}
 	}
-	f->bisection_GBps = t->nodes > 1 ? bisection(t, f) : 0;
+	f->bisection_GBps = t->nodes > 1 && full ? bisection(t, f) : 0;
 	f->bisection_per_gpu_GBps = t->gpus > 1 && t->nodes > 1 ? f->bisection_GBps / (t->gpus / 2.0) : 0;
 	if (!t->connected)
 		snprintf(f->note, sizeof f->note, "%s", t->disconnect);
@@ -498,6 +399,16 @@ void fabric_summarize(const struct design *d, const struct catalog *cat, const s
 		snprintf(f->note, sizeof f->note,
 			 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all (%s sets the node shown)",
 			 f->nclasses, g0->name);
+}
+
+void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f)
+{
+	summarize(d, cat, t, f, true);
+}
+
+void fabric_summarize_job(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f)
+{
+	summarize(d, cat, t, f, false);
 }
 
 void fabric_build(const struct design *d, const struct catalog *cat, int gpus, struct fabric *f)
@@ -551,6 +462,65 @@ void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, str
 	nccl_model_build_multi(cls, n, nodes > 0 ? nodes : 1, ranks, m);
 }
 
+/* The routing of one traffic shape is the same at any rate: demand scales with it and
+ * capacity does not, so the busiest resource is the same one. It is computed once at unit
+ * rate and cached per (graph, shape): a recompute asks for the same shapes for every
+ * collective, and the designer recomputes after edits that do not touch the graph. */
+#define LOSS_CACHE 64
+static struct {
+	unsigned long long key;
+	bool valid;
+	struct route_out r;
+} loss_cache[LOSS_CACHE];
+static int loss_next;
+
+static unsigned long long shape_key(const struct topo *t, const struct route_in *in)
+{
+	struct route_in k = *in;
+	const unsigned char *c = (const unsigned char *)&k;
+	unsigned long long h = t->layout ^ 0x2545f4914f6cdd1dULL;
+	size_t i;
+	k.rate = 0;
+	for (i = 0; i < sizeof k; i++)
+		h = (h ^ c[i]) * 1099511628211ULL;
+	return h;
+}
+
+void fabric_caches_clear(void)
+{
+	memset(loss_cache, 0, sizeof loss_cache);
+	loss_next = 0;
+}
+
+static void route_cached(const struct topo *t, const struct route_in *in, struct route_out *r)
+{
+	unsigned long long key;
+	struct route_in unit;
+	int i;
+	if (in->rate <= 0) {
+		route_eval(t, in, r);
+		return;
+	}
+	key = shape_key(t, in);
+	for (i = 0; i < LOSS_CACHE; i++)
+		if (loss_cache[i].valid && loss_cache[i].key == key)
+			break;
+	if (i == LOSS_CACHE) {
+		unit = *in;
+		unit.rate = 1;
+		i = loss_next;
+		loss_next = (loss_next + 1) % LOSS_CACHE;
+		route_eval(t, &unit, &loss_cache[i].r);
+		loss_cache[i].key = key;
+		loss_cache[i].valid = true;
+	}
+	*r = loss_cache[i].r;
+	/* Back to the real rate. */
+	r->demand *= in->rate;
+	if (!r->unroutable && r->ng >= 0)
+		r->factor = r->demand > 0 ? min_d(1, r->capacity / r->demand) : 1;
+}
+
 void fabric_loss(const struct topo *t, const struct fabric *f, const struct route_in *in, struct fabric_loss *o)
 {
 	struct route_out r;
@@ -558,7 +528,7 @@ void fabric_loss(const struct topo *t, const struct fabric *f, const struct rout
 	memset(o, 0, sizeof *o);
 	o->factor = 1;
 	o->binding = -1;
-	route_eval(t, in, &r);
+	route_cached(t, in, &r);
 	o->factor = r.factor;
 	o->unroutable = r.unroutable;
 	snprintf(o->why, sizeof o->why, "%s", r.why);
@@ -568,7 +538,7 @@ void fabric_loss(const struct topo *t, const struct fabric *f, const struct rout
 	o->links = r.links;
 	o->hash = r.hash;
 	o->hashed = r.flows > 0 && r.links > 0 && r.hash != HASH_FLUID && r.hash != HASH_NONE;
-	if (r.ng >= 0) {
+	if (r.ng >= 0 && r.factor < 1 - 1e-12) {
 		const struct topo_plane *p = &t->ng[r.ng].plane[r.plane];
 		if (p->kind == PLANE_MESH) {
 			o->direct = true;
@@ -579,19 +549,11 @@ void fabric_loss(const struct topo *t, const struct fabric *f, const struct rout
 					o->binding = i;
 		}
 	}
-	/* Share of traffic leaving each tier's components, from the first group's chain. */
+	/* Share of traffic leaving each tier's components: the busiest at its level. */
 	for (i = 0; i < f->ntiers; i++) {
-		int k, lv;
-		for (k = 0; k < t->nplaced; k++) {
-			const struct topo_ngroup *g = &t->ng[t->order[k]];
-			int pi;
-			if (!g->used)
-				continue;
-			for (pi = 0; pi < g->nplanes; pi++)
-				for (lv = 0; lv < g->plane[pi].nlevels && lv < TOPO_MAX_LEVELS; lv++)
-					if (g->plane[pi].level[lv].sw == f->tiers[i].sw && r.share_up[lv] > o->share_up[i])
-						o->share_up[i] = r.share_up[lv];
-		}
+		int lv = f->tiers[i].level - 1;
+		if (lv >= 0 && lv < TOPO_MAX_LEVELS)
+			o->share_up[i] = r.share_up[lv];
 	}
 	(void)f;
 }

@@ -92,9 +92,14 @@ struct fabric_loss {
 
 /* Summarize the group graph t of d for the job it was placed for. */
 void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f);
+/* The same without the switch tiers and the bisection: what a job's numbers need (the
+ * scaling curve summarizes the graph at every point). */
+void fabric_summarize_job(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f);
 /* Build the graph for a job on `gpus` GPUs (0: the job's own) and summarize it. */
 void fabric_build(const struct design *d, const struct catalog *cat, int gpus, struct fabric *f);
-/* The loss of traffic `in` on graph t (summarized in f). */
+/* The loss of traffic `in` on graph t (summarized in f). Results are cached per graph and
+ * traffic shape; fabric_caches_clear forgets them (benchmarks measuring a cold start). */
+void fabric_caches_clear(void);
 void fabric_loss(const struct topo *t, const struct fabric *f, const struct route_in *in, struct fabric_loss *out);
 /* The node seen by a sub-communicator of `ranks` ranks, `per_node` of them on each node
  * (the node's NICs are shared among the communicators running at once). */

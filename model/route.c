@@ -203,14 +203,15 @@ static struct cap capacity(const struct topo_level *l, long flows, long dests, b
 	return c;
 }
 
+/* Keep the tightest resource: the smallest capacity over demand (the factor is that,
+ * capped at 1; route_eval sets it at the end). */
 static void take(struct route_out *o, double demand, const struct cap *c, int gi, int pi, int lv)
 {
-	double f;
+	double ratio;
 	if (demand <= 0)
 		return;
-	f = c->eff > 0 ? min_d(1, c->eff / demand) : 0;
-	if (f < o->factor - 1e-12) {
-		o->factor = f;
+	ratio = c->eff > 0 ? c->eff / demand : 0;
+	if (o->ng < 0 || ratio < o->capacity / o->demand - 1e-12) {
 		o->ng = gi;
 		o->plane = pi;
 		o->level = lv;
@@ -237,19 +238,112 @@ static void unroutable(struct route_out *o, const char *fmt, ...)
 
 /* ---- ring and pairs: closed form over segments ---------------------------------------- */
 
-#define MAXSEG 4096
+/* Which components hold all of a communicator's nodes: a segment's nodes lie between its
+ * first and last node, so a component holds them all when it is on both of their chains.
+ * Counted once per communicator and plane: key -> segments wholly inside. */
+struct inside {
+	struct ckey *k;
+	int *n;
+	long *nodes;   /* communicator nodes of those segments */
+	size_t cap;
+};
 
-/* Do all of the communicator's nodes lie in component k? (Each segment's nodes lie between
- * its first and last node, whose chains tell.) */
-static bool all_inside(const struct seg *sg, int ns, int pi, struct ckey k)
+static unsigned *inside_stamp(void);
+static unsigned inside_gen(void);
+
+static size_t inside_slot(const struct inside *in, struct ckey k)
 {
-	int i;
+	size_t i = (size_t)(((uint64_t)(k.sw + 7) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)k.b * 0xff51afd7ed558ccdULL) % in->cap);
+	const unsigned *st = inside_stamp();
+	unsigned gen = inside_gen();
+	while (st[i] == gen && !key_eq(in->k[i], k))
+		i = (i + 1) % in->cap;
+	return i;
+}
+
+/* The table is scratch memory kept between calls (cleared by a generation stamp), so a
+ * recompute of a design of many groups does not clear kilobytes per call. */
+static struct {
+	struct ckey *k;
+	int *n;
+	long *nodes;
+	unsigned *stamp;
+	size_t cap;
+	unsigned gen;
+} scratch;
+
+static void inside_build(struct inside *in, const struct seg *sg, int ns, int pi)
+{
+	int i, lv;
+	size_t need = (size_t)ns * TOPO_MAX_LEVELS * 2 + 8;
+	if (scratch.cap < need) {
+		free(scratch.k);
+		free(scratch.n);
+		free(scratch.nodes);
+		free(scratch.stamp);
+		scratch.cap = need * 2;
+		scratch.k = xcalloc(scratch.cap, sizeof *scratch.k);
+		scratch.n = xcalloc(scratch.cap, sizeof *scratch.n);
+		scratch.nodes = xcalloc(scratch.cap, sizeof *scratch.nodes);
+		scratch.stamp = xcalloc(scratch.cap, sizeof *scratch.stamp);
+		scratch.gen = 0;
+	}
+	if (++scratch.gen == 0) {
+		memset(scratch.stamp, 0, scratch.cap * sizeof *scratch.stamp);
+		scratch.gen = 1;
+	}
+	in->cap = need;
+	in->k = scratch.k;
+	in->n = scratch.n;
+	in->nodes = scratch.nodes;
 	for (i = 0; i < ns; i++) {
 		const struct topo_plane *p = plane_of(sg[i].g, pi);
-		if (!p || !on_chain(sg[i].g, p, sg[i].lo, k) || !on_chain(sg[i].g, p, sg[i].hi, k))
-			return false;
+		if (!p)
+			continue;
+		for (lv = 0; lv < p->nlevels; lv++) {
+			struct ckey k = key_at(sg[i].g, p, lv, sg[i].lo);
+			size_t j;
+			if (!on_chain(sg[i].g, p, sg[i].hi, k))
+				continue;
+			j = inside_slot(in, k);
+			if (scratch.stamp[j] != scratch.gen) {
+				scratch.stamp[j] = scratch.gen;
+				in->k[j] = k;
+				in->n[j] = 0;
+				in->nodes[j] = 0;
+			}
+			in->k[j] = k;
+			in->n[j]++;
+			in->nodes[j] += sg[i].n;
+		}
 	}
-	return true;
+}
+
+static unsigned *inside_stamp(void)
+{
+	return scratch.stamp;
+}
+
+static unsigned inside_gen(void)
+{
+	return scratch.gen;
+}
+
+static bool inside_all(const struct inside *in, struct ckey k, int ns)
+{
+	size_t j = inside_slot(in, k);
+	return scratch.stamp[j] == scratch.gen && in->n[j] == ns;
+}
+
+static long inside_nodes(const struct inside *in, struct ckey k)
+{
+	size_t j = inside_slot(in, k);
+	return scratch.stamp[j] == scratch.gen ? in->nodes[j] : 0;
+}
+
+static void inside_free(struct inside *in)
+{
+	(void)in; /* scratch memory: kept for the next call */
 }
 
 /* Components at level lv a segment's nodes visit (node blocks), and the most communicator
@@ -277,7 +371,8 @@ static long seg_blocks(const struct seg *s, const struct topo_plane *p, int lv, 
 
 static void eval_ring(const struct topo *t, const struct route_in *in, struct route_out *o, bool pairs)
 {
-	struct seg *sg = xcalloc(MAXSEG, sizeof *sg);
+	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
+	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
 	long k, step = in->span.step > 0 ? in->span.step : 1;
 	int maxp = 0, i;
 	double conc = in->concurrent > 0 ? in->concurrent : 1;
@@ -287,10 +382,12 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 		if (t->ng[t->order[i]].nplanes > maxp)
 			maxp = t->ng[t->order[i]].nplanes;
 	for (k = 0; k < in->span.count; k++) {
-		int ns = segments(t, &in->span, k, sg, MAXSEG), pi;
+		int ns = segments(t, &in->span, k, sg, maxseg), pi;
 		if (ns == 0 || in->span.len < 2)
 			continue;
-		for (pi = 0; pi < maxp; pi++)
+		for (pi = 0; pi < maxp; pi++) {
+			struct inside ins;
+			inside_build(&ins, sg, ns, pi);
 			for (i = 0; i < ns; i++) {
 				const struct seg *s = &sg[i];
 				const struct topo_plane *p = plane_of(s->g, pi);
@@ -314,7 +411,7 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 					const struct topo_level *l = &p->level[lv];
 					struct ckey kf = key_at(s->g, p, lv, s->lo);
 					long most, blocks = seg_blocks(s, p, lv, step, &most);
-					bool leaves = blocks > 1 || !all_inside(sg, ns, pi, kf);
+					bool leaves = blocks > 1 || !inside_all(&ins, kf, ns);
 					bool rails_apart = l->rails < p->links || p->links < s->g->wired;
 					long block_nodes = l->size >= TOPO_ALL ? in->span.len : ceil_l(l->size, s->g->spn);
 					double runs, share, demand;
@@ -369,6 +466,8 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 					}
 				}
 			}
+			inside_free(&ins);
+		}
 	}
 	free(sg);
 }
@@ -377,7 +476,8 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 
 static void eval_alltoall(const struct topo *t, const struct route_in *in, struct route_out *o)
 {
-	struct seg *sg = xcalloc(MAXSEG, sizeof *sg);
+	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
+	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
 	long k, step = in->span.step > 0 ? in->span.step : 1, n = in->span.len;
 	int maxp = 0, i;
 	double conc = in->concurrent > 0 ? in->concurrent : 1;
@@ -389,8 +489,10 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 		return;
 	}
 	for (k = 0; k < in->span.count; k++) {
-		int ns = segments(t, &in->span, k, sg, MAXSEG), pi;
-		for (pi = 0; pi < maxp; pi++)
+		int ns = segments(t, &in->span, k, sg, maxseg), pi;
+		for (pi = 0; pi < maxp; pi++) {
+			struct inside ins;
+			inside_build(&ins, sg, ns, pi);
 			for (i = 0; i < ns; i++) {
 				const struct seg *s = &sg[i];
 				const struct topo_plane *p = plane_of(s->g, pi);
@@ -400,7 +502,7 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 				for (lv = 0; lv < p->nlevels; lv++) {
 					const struct topo_level *l = &p->level[lv];
 					struct ckey kf = key_at(s->g, p, lv, s->lo);
-					long most, blocks = seg_blocks(s, p, lv, step, &most), j;
+					long most, blocks = seg_blocks(s, p, lv, step, &most);
 					double m, inside, share_out, railf, demand, peers;
 					long flows, dests;
 					struct cap c;
@@ -408,16 +510,8 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 					/* Communicator nodes in the busiest component: a block, or all the
 					 * segments that lie wholly in the first segment's component. */
 					m = (double)most;
-					if (blocks == 1) {
-						m = 0;
-						for (j = 0; j < ns; j++) {
-							const struct topo_plane *q = plane_of(sg[j].g, pi);
-							if (q && on_chain(sg[j].g, q, sg[j].lo, kf) && on_chain(sg[j].g, q, sg[j].hi, kf))
-								m += (double)sg[j].n;
-						}
-						if (m < most)
-							m = (double)most;
-					}
+					if (blocks == 1 && (double)inside_nodes(&ins, kf) > m)
+						m = (double)inside_nodes(&ins, kf);
 					railf = (double)l->rails / p->links * ((double)p->links / wired);
 					if (railf > 1)
 						railf = 1;
@@ -462,6 +556,8 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 						o->share_up[lv] = share_out;
 				}
 			}
+			inside_free(&ins);
+		}
 	}
 	free(sg);
 }
@@ -516,67 +612,35 @@ struct tree_table {
 static struct tree_table tree_cache[TREE_CACHE];
 static int tree_cache_next;
 
+/* Mix n bytes into h, a word at a time (the layout key is hashed on every tree lookup). */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *c = p;
-	size_t i;
-	for (i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 1099511628211ULL;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, c, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+		c += 8;
+		n -= 8;
+	}
+	while (n--) {
+		h = (h ^ *c++) * 1099511628211ULL;
 	}
 	return h;
 }
 
 static uint64_t layout_key(const struct topo *t, const struct span *s, int placement)
 {
-	uint64_t h = 1469598103934665603ULL;
-	int i, p, l;
+	uint64_t h = (uint64_t)t->layout;
 	h = fnv(h, s, sizeof *s);
 	h = fnv(h, &placement, sizeof placement);
-	h = fnv(h, &t->nng, sizeof t->nng);
-	for (i = 0; i < t->nplaced; i++) {
-		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		h = fnv(h, &t->order[i], sizeof t->order[i]);
-		h = fnv(h, &g->first, sizeof g->first);
-		h = fnv(h, &g->used, sizeof g->used);
-		h = fnv(h, &g->spn, sizeof g->spn);
-		h = fnv(h, &g->nplanes, sizeof g->nplanes);
-		for (p = 0; p < g->nplanes; p++) {
-			const struct topo_plane *pl = &g->plane[p];
-			h = fnv(h, &pl->kind, sizeof pl->kind);
-			h = fnv(h, &pl->pos, sizeof pl->pos);
-			h = fnv(h, &pl->leaf, sizeof pl->leaf);
-			h = fnv(h, &pl->nlevels, sizeof pl->nlevels);
-			for (l = 0; l < pl->nlevels; l++) {
-				const struct topo_level *lv = &pl->level[l];
-				h = fnv(h, &lv->sw, sizeof lv->sw);
-				h = fnv(h, &lv->size, sizeof lv->size);
-				h = fnv(h, &lv->shift, sizeof lv->shift);
-				h = fnv(h, &lv->modulus, sizeof lv->modulus);
-			}
-		}
-	}
 	return h;
 }
 
 static long *most_at(const struct tree_table *tt, int gi, int pi, int lv)
 {
 	return &tt->most[((size_t)gi * TOPO_MAX_PLANES + (size_t)pi) * TOPO_MAX_LEVELS + (size_t)lv];
-}
-
-/* Where global node v is: its group and local index (a cursor over the placed groups). */
-static const struct topo_ngroup *locate(const struct topo *t, long v, long *local, int *gi)
-{
-	int i;
-	for (i = 0; i < t->nplaced; i++) {
-		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		if (g->used && v >= g->first && v < g->first + g->used) {
-			*local = v - g->first;
-			*gi = t->order[i];
-			return g;
-		}
-	}
-	return NULL;
 }
 
 static void count_trees(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
@@ -596,9 +660,25 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 	(void)placement;
 	for (k = 0; k < s->count; k++) {
 		long a = s->first + k * s->stride;
-		for (x = 0; x < n; x++)
-			if (!locate(t, a + x * step, &gloc[x], &gidx[x]))
+		{
+			/* Nodes in order: walk the placed groups alongside. */
+			int cur = 0;
+			for (x = 0; x < n; x++) {
+				long v = a + x * step;
 				gidx[x] = -1;
+				while (cur < t->nplaced) {
+					const struct topo_ngroup *g = &t->ng[t->order[cur]];
+					if (g->used && v >= g->first && v < g->first + g->used) {
+						gidx[x] = t->order[cur];
+						gloc[x] = v - g->first;
+						break;
+					}
+					if (g->used && v < g->first)
+						break;
+					cur++;
+				}
+			}
+		}
 		for (pi = 0; pi < maxp; pi++)
 			for (lv = 0; lv < TOPO_MAX_LEVELS; lv++) {
 				memset(m.v, 0, m.cap * sizeof *m.v);
@@ -788,4 +868,6 @@ void route_eval(const struct topo *t, const struct route_in *in, struct route_ou
 	}
 	if (o->unroutable)
 		o->factor = 0;
+	else if (o->ng >= 0)
+		o->factor = min_d(1, o->capacity / o->demand);
 }

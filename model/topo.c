@@ -15,40 +15,51 @@ struct name_ix {
 	int kind, index;
 };
 
+/* Group names to (kind, index): an open-addressing table, built once per build. */
 struct names {
 	struct name_ix *v;
-	size_t n;
+	size_t cap;
 };
 
-static int name_cmp(const void *a, const void *b)
+static unsigned long name_hash(const char *s)
 {
-	return strcmp(((const struct name_ix *)a)->name, ((const struct name_ix *)b)->name);
+	unsigned long h = 5381;
+	while (*s)
+		h = h * 33 ^ (unsigned char)*s++;
+	return h;
 }
 
 static void names_build(const struct design *d, struct names *nm)
 {
-	size_t i, k = 0;
-	nm->n = d->servers.n + d->domains.n + d->switches.n;
-	nm->v = xcalloc(nm->n ? nm->n : 1, sizeof *nm->v);
-	for (i = 0; i < d->servers.n; i++)
-		nm->v[k++] = (struct name_ix){ DESIGN_SERVER(d, i)->name, GK_SERVER, (int)i };
-	for (i = 0; i < d->domains.n; i++)
-		nm->v[k++] = (struct name_ix){ DESIGN_DOMAIN(d, i)->name, GK_DOMAIN, (int)i };
-	for (i = 0; i < d->switches.n; i++)
-		nm->v[k++] = (struct name_ix){ DESIGN_SWITCH(d, i)->name, GK_SWITCH, (int)i };
-	qsort(nm->v, nm->n, sizeof *nm->v, name_cmp);
+	size_t i, n = d->servers.n + d->domains.n + d->switches.n, k;
+	nm->cap = n * 2 + 8;
+	nm->v = xcalloc(nm->cap, sizeof *nm->v);
+	for (k = 0; k < 3; k++) {
+		size_t count = k == 0 ? d->servers.n : k == 1 ? d->domains.n : d->switches.n;
+		for (i = 0; i < count; i++) {
+			const char *name = k == 0 ? DESIGN_SERVER(d, i)->name
+					   : k == 1 ? DESIGN_DOMAIN(d, i)->name : DESIGN_SWITCH(d, i)->name;
+			size_t j = name_hash(name) % nm->cap;
+			while (nm->v[j].name && strcmp(nm->v[j].name, name))
+				j = (j + 1) % nm->cap;
+			if (nm->v[j].name)
+				continue; /* a duplicate name: the first one counts (check.c reports it) */
+			nm->v[j] = (struct name_ix){ name, k == 0 ? GK_SERVER : k == 1 ? GK_DOMAIN : GK_SWITCH, (int)i };
+		}
+	}
 }
 
 static int names_find(const struct names *nm, const char *name, int *index)
 {
-	struct name_ix key = { name, 0, 0 }, *hit;
-	if (!nm->n)
-		return GK_NONE;
-	hit = bsearch(&key, nm->v, nm->n, sizeof *nm->v, name_cmp);
-	if (!hit)
-		return GK_NONE;
-	*index = hit->index;
-	return hit->kind;
+	size_t j = name_hash(name) % nm->cap;
+	while (nm->v[j].name) {
+		if (!strcmp(nm->v[j].name, name)) {
+			*index = nm->v[j].index;
+			return nm->v[j].kind;
+		}
+		j = (j + 1) % nm->cap;
+	}
+	return GK_NONE;
 }
 
 /* ---- the build context ------------------------------------------------------------- */
@@ -73,7 +84,19 @@ struct swinfo {                /* per switch group */
 	bool known;
 };
 
+/* Catalog lookups, remembered for one build: the groups of a design mostly name the same
+ * few parts. */
+struct memo {
+	const void *hit;
+	const char *name;
+};
+
 struct ctx {
+	struct memo m_nic, m_gpu_part, m_fabric_part, m_switch_part;
+	int *srv_speed, *sw_speed;  /* port speed at each end: slowest compute NIC, switch port */
+	int *from_first, *from_next; /* bundles of each server group (as `from`), in design order */
+	int *ng_of_server;          /* node group of each server group, -1 */
+	int nmesh;                  /* mesh bundles in the design */
 	const struct design *d;
 	const struct catalog *cat;
 	struct topo *t;
@@ -82,6 +105,21 @@ struct ctx {
 	struct swinfo *sw;
 	long *offset;               /* per bundle: position of the lower group's first member in `to` */
 };
+
+#define MEMO(kind, type, fn)                                                                  \
+	static const type *kind(struct ctx *c, const char *name)                              \
+	{                                                                                     \
+		if (!c->m_##kind.name || strcmp(c->m_##kind.name, name)) {                     \
+			c->m_##kind.name = name;                                                \
+			c->m_##kind.hit = fn(c->cat, name);                                     \
+		}                                                                             \
+		return c->m_##kind.hit;                                                       \
+	}
+MEMO(nic, struct cat_nic, catalog_nic)
+MEMO(gpu_part, struct cat_gpu, catalog_gpu)
+MEMO(fabric_part, struct cat_fabric, catalog_fabric)
+MEMO(switch_part, struct cat_switch, catalog_switch)
+#undef MEMO
 
 static void problem(struct topo *t, int severity, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -128,6 +166,11 @@ static int tier_of(const struct ctx *c, int kind, int i)
 	return kind == GK_SWITCH ? DESIGN_SWITCH(c->d, i)->role + 1 : 0;
 }
 
+static int end_gbps(const struct ctx *c, int kind, int i)
+{
+	return kind == GK_SERVER ? c->srv_speed[i] : kind == GK_SWITCH ? c->sw_speed[i] : 0;
+}
+
 static void resolve_bundles(struct ctx *c)
 {
 	const struct design *d = c->d;
@@ -135,35 +178,90 @@ static void resolve_bundles(struct ctx *c)
 	c->rb = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->rb);
 	c->offset = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->offset);
 	c->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw);
+	c->srv_speed = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *c->srv_speed);
+	c->sw_speed = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw_speed);
+	c->from_first = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *c->from_first);
+	c->from_next = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->from_next);
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		int best = 0;
+		for (k = 0; k < g->nics.n; k++) {
+			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
+			int sp = nic_speed_gbps(n, nic(c, n->model));
+			if (n->use == NIC_COMPUTE && sp > 0 && (best == 0 || sp < best))
+				best = sp;
+		}
+		c->srv_speed[i] = best;
+		c->from_first[i] = -1;
+	}
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *g = DESIGN_SWITCH(d, i);
-		const struct cat_switch *cs = catalog_switch(c->cat, g->model);
+		const struct cat_switch *cs = switch_part(c, g->model);
 		c->sw[i].members = g->count;
 		c->sw[i].tier = g->role + 1;
 		c->sw[i].up_bundle = c->sw[i].peer_bundle = -1;
 		c->sw[i].known = cs != NULL;
 		c->sw[i].protocol = cs ? cs->protocol : PROTO_ETHERNET;
 		c->sw[i].ar = cs && cs->adaptive_routing;
+		c->sw_speed[i] = switch_port_gbps(g, cs);
 	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		struct rbundle *r = &c->rb[i];
+		int a, z;
 		r->fk = names_find(&c->nm, b->from, &r->fi);
 		r->tk = names_find(&c->nm, b->to, &r->ti);
 		r->links = b->links_each > 0 ? b->links_each : 1;
 		r->wiring = b->wiring;
 		r->lag = b->lag;
-		r->gbps = bundle_speed_gbps(d, c->cat, b);
-		/* The same ends wired the same way: one bundle written as two (its links add up). */
-		for (k = 0; k < i; k++) {
-			struct rbundle *o = &c->rb[k];
-			if (!o->merged && o->fk == r->fk && o->fi == r->fi && o->tk == r->tk && o->ti == r->ti &&
-			    o->wiring == r->wiring && o->lag == r->lag && o->gbps == r->gbps && r->fk != GK_NONE) {
-				o->links += r->links;
-				r->merged = true;
-				break;
+		/* Its own speed, or the slower of its two ends (check.c's bundle_speed_gbps). */
+		a = end_gbps(c, r->fk, r->fi);
+		z = end_gbps(c, r->tk, r->ti);
+		r->gbps = b->speed_gbps ? b->speed_gbps : (a && z ? (a < z ? a : z) : (a ? a : z));
+		c->from_next[i] = -1;
+		if (r->wiring == WIRE_MESH)
+			c->nmesh++;
+	}
+	/* The same ends wired the same way: one bundle written as two (its links add up). Only
+	 * bundles from the same group can match: compare along that group's list. */
+	{
+		int *last = xcalloc(d->servers.n + d->switches.n + 1, sizeof *last);
+		int *first = xcalloc(d->servers.n + d->switches.n + 1, sizeof *first);
+		int *next = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *next);
+		for (i = 0; i < d->servers.n + d->switches.n; i++)
+			first[i] = last[i] = -1;
+		for (i = 0; i < d->bundles.n; i++) {
+			struct rbundle *r = &c->rb[i];
+			int key = r->fk == GK_SERVER ? r->fi : r->fk == GK_SWITCH ? (int)d->servers.n + r->fi : -1;
+			int o;
+			next[i] = -1;
+			if (key < 0)
+				continue;
+			for (o = first[key]; o >= 0; o = next[o]) {
+				struct rbundle *q = &c->rb[o];
+				if (!q->merged && q->tk == r->tk && q->ti == r->ti && q->wiring == r->wiring && q->lag == r->lag &&
+				    q->gbps == r->gbps) {
+					q->links += r->links;
+					r->merged = true;
+					break;
+				}
 			}
+			if (r->merged)
+				continue;
+			if (first[key] < 0)
+				first[key] = (int)i;
+			else
+				next[last[key]] = (int)i;
+			last[key] = (int)i;
 		}
+		/* Each server group's bundles, in order, for its planes. */
+		for (i = 0; i < d->servers.n; i++)
+			c->from_first[i] = first[i];
+		for (i = 0; i < d->bundles.n; i++)
+			c->from_next[i] = next[i];
+		free(last);
+		free(first);
+		free(next);
 	}
 	/* Positions of the lower groups in each switch group, in bundle order. */
 	for (i = 0; i < d->bundles.n; i++) {
@@ -392,8 +490,8 @@ static double min_d(double a, double b)
  * network ports and the PCIe path to them. */
 static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct server_group *s, int lag_ports)
 {
-	const struct cat_gpu *gpu = catalog_gpu(c->cat, s->gpu);
-	const struct cat_fabric *fab = catalog_fabric(c->cat, s->scaleup);
+	const struct cat_gpu *gpu = gpu_part(c, s->gpu);
+	const struct cat_fabric *fab = fabric_part(c, s->scaleup);
 	struct nccl_node *n = &g->nccl;
 	size_t k;
 	int cards = 0, ports = 0, attach = ATTACH_PCIE_SWITCH, slot_gen = 0, slot_lanes = 0;
@@ -404,7 +502,7 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 	g->nic_sharp = true;
 	for (k = 0; k < s->nics.n; k++) {
 		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-		const struct cat_nic *cn = catalog_nic(c->cat, ns->model);
+		const struct cat_nic *cn = nic(c, ns->model);
 		double pl;
 		if (ns->use != NIC_COMPUTE || !cn || ns->count <= 0)
 			continue;
@@ -429,6 +527,17 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 	}
 	g->ports = ports;
 	g->slot_GBps = slot_payload;
+	g->ceiling_GBps = 0;
+	g->cards = 0;
+	if (cards && ports && g->wired) {
+		int ppc = ports / cards, used_cards = (g->wired + ppc - 1) / ppc;
+		double port = g->port_gbps / 8.0, cg;
+		cg = used_cards * g->spn * min_d(ppc * port, slot_payload > 0 ? slot_payload : 1e9);
+		if (g->wired < used_cards * ppc)
+			cg = min_d(cg, g->wired * g->spn * port);
+		g->ceiling_GBps = cg;
+		g->cards = used_cards * g->spn;
+	}
 	n->sm = gpu ? gpu->sm : 80;
 	n->ppn = g->gpus;
 	n->nnodes = 1;
@@ -632,17 +741,65 @@ static void plane_hashing(struct ctx *c, const struct topo_ngroup *g, struct top
 	}
 }
 
+/* A hash of a node group's planes and levels: what routing reads besides the placement. */
+static unsigned long long ngroup_shape(const struct topo_ngroup *g)
+{
+	unsigned long long h = 0x84222325cbf29ce4ULL;
+	int p, l;
+	double dv;
+	unsigned long long bits;
+#define MIXIN(v) (h = (h ^ (unsigned long long)(v)) * 0x9e3779b97f4a7c15ULL, h ^= h >> 29)
+#define MIXD(v) (dv = (v), memcpy(&bits, &dv, sizeof bits), MIXIN(bits))
+	MIXIN(g->spn);
+	MIXIN(g->wired);
+	MIXIN(g->gpus);
+	MIXIN(g->nplanes);
+	for (p = 0; p < g->nplanes; p++) {
+		const struct topo_plane *pl = &g->plane[p];
+		MIXIN(pl->kind);
+		MIXIN(pl->pos);
+		MIXIN(pl->leaf);
+		MIXIN(pl->links);
+		MIXIN(pl->gbps);
+		MIXIN(pl->mesh_peers);
+		MIXIN(pl->nlevels);
+		for (l = 0; l < pl->nlevels; l++) {
+			const struct topo_level *lv = &pl->level[l];
+			MIXIN(lv->sw);
+			MIXIN(lv->size);
+			MIXIN(lv->shift);
+			MIXIN(lv->modulus);
+			MIXIN(lv->rails);
+			MIXIN(lv->switches);
+			MIXIN(lv->uplinks);
+			MIXIN(lv->hash);
+			MIXIN(lv->hash_links);
+			MIXIN(lv->pair_links);
+			MIXIN(lv->peer);
+			MIXD(lv->link_GBps);
+		}
+	}
+#undef MIXIN
+#undef MIXD
+	return h;
+}
+
 static void build_ngroups(struct ctx *c)
 {
 	const struct design *d = c->d;
 	struct topo *t = c->t;
 	size_t i, k;
 	int *domain_ng = xcalloc(d->domains.n ? d->domains.n : 1, sizeof *domain_ng);
+	size_t planes_used = 0;
 	char path[48];
 	for (i = 0; i < d->domains.n; i++)
 		domain_ng[i] = -1;
 	t->ng = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *t->ng);
 	t->nng = 0;
+	t->planes = xcalloc(d->bundles.n + (size_t)c->nmesh + 1, sizeof *t->planes);
+	c->ng_of_server = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *c->ng_of_server);
+	for (i = 0; i < d->servers.n; i++)
+		c->ng_of_server[i] = -1;
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *s = DESIGN_SERVER(d, i);
 		struct topo_ngroup *g;
@@ -658,6 +815,7 @@ static void build_ngroups(struct ctx *c)
 		}
 		g = &t->ng[t->nng];
 		memset(g, 0, sizeof *g);
+		g->plane = t->planes + planes_used;
 		snprintf(g->name, sizeof g->name, "%s", s->name);
 		g->server = (int)i;
 		g->domain = di;
@@ -675,7 +833,8 @@ static void build_ngroups(struct ctx *c)
 		g->first = -1;
 		/* Planes: the group's bundles, in order, each taking ports. */
 		g->port_gbps = 0;
-		for (k = 0; k < d->bundles.n; k++) {
+		for (k = (size_t)(c->from_first[i] >= 0 ? c->from_first[i] : (int)d->bundles.n); k < d->bundles.n;
+		     k = c->from_next[k] >= 0 ? (size_t)c->from_next[k] : d->bundles.n) {
 			struct rbundle *r = &c->rb[k];
 			struct topo_plane *p;
 			if (r->merged || r->fk != GK_SERVER || r->fi != (int)i)
@@ -724,7 +883,7 @@ static void build_ngroups(struct ctx *c)
 				lag_ports += p->links - p->links / p->lag_size;
 		}
 		/* Mesh bundles into this group from others count as its ports too. */
-		for (k = 0; k < d->bundles.n; k++) {
+		for (k = 0; k < (c->nmesh ? d->bundles.n : 0); k++) {
 			const struct rbundle *r = &c->rb[k];
 			if (!r->merged && r->tk == GK_SERVER && r->ti == (int)i && r->fi != (int)i && r->fk == GK_SERVER &&
 			    r->wiring == WIRE_MESH && g->nplanes < TOPO_MAX_PLANES) {
@@ -751,27 +910,36 @@ static void build_ngroups(struct ctx *c)
 		}
 		g->wired = port;
 		{
-			int have = server_compute_ports(s, c->cat);
+			int have = 0;
+			for (k = 0; k < s->nics.n; k++) {
+				const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
+				const struct cat_nic *cn = nic(c, ns->model);
+				if (ns->use == NIC_COMPUTE && cn)
+					have += ns->count * cn->ports;
+			}
 			if (g->wired > have)
 				g->wired = have;
 		}
 		/* The NIC's own speed caps what a link runs at. */
 		{
-			int nic = 0;
+			int slow = 0;
 			for (k = 0; k < s->nics.n; k++) {
 				const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-				const struct cat_nic *cn = catalog_nic(c->cat, ns->model);
+				const struct cat_nic *cn = nic(c, ns->model);
 				int sp = nic_speed_gbps(ns, cn);
-				if (ns->use == NIC_COMPUTE && cn && ns->count > 0 && sp > 0 && (!nic || sp < nic))
-					nic = sp;
+				if (ns->use == NIC_COMPUTE && cn && ns->count > 0 && sp > 0 && (!slow || sp < slow))
+					slow = sp;
 			}
-			if (nic && (!g->port_gbps || nic < g->port_gbps))
-				g->port_gbps = nic;
+			if (slow && (!g->port_gbps || slow < g->port_gbps))
+				g->port_gbps = slow;
 		}
+		c->ng_of_server[i] = t->nng;
+		planes_used += g->nplanes;
 		ngroup_nccl(c, g, s, lag_ports);
 		for (k = 0; k < (size_t)g->nplanes; k++)
 			if (g->plane[k].kind == PLANE_SWITCH)
 				plane_hashing(c, g, &g->plane[k]);
+		g->shape = ngroup_shape(g);
 		if (!g->wired)
 			g->nccl.cards = 0;
 		t->nng++;
@@ -854,6 +1022,25 @@ void topo_place(const struct design *d, struct topo *t, int gpus)
 		g->last_gpus = (int)(take - (g->used - 1) * g->gpus);
 		t->nodes += g->used;
 		left -= take;
+	}
+	/* A hash of everything the routing reads of the placed graph (route.c and fabric.c key
+	 * their caches on it): where each group is placed, and its shape (ngroup_shape). */
+	{
+		unsigned long long h = 1469598103934665603ULL;
+#define MIXIN(v) (h = (h ^ (unsigned long long)(v)) * 0x9e3779b97f4a7c15ULL, h ^= h >> 29)
+		MIXIN(t->nng);
+		MIXIN(t->nplaced);
+		MIXIN(t->routing);
+		MIXIN(t->qps);
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			MIXIN(t->order[i]);
+			MIXIN(g->first);
+			MIXIN(g->used);
+			MIXIN(g->shape);
+		}
+#undef MIXIN
+		t->layout = h;
 	}
 	/* Heterogeneous: the job's node groups differ in what NCCL sees. */
 	t->heterogeneous = false;
@@ -995,12 +1182,8 @@ static void protocols(struct ctx *c)
 			fp = c->sw[r->fi].protocol;
 		if (r->tk == GK_SWITCH && c->sw[r->ti].known)
 			tp = c->sw[r->ti].protocol;
-		if (r->fk == GK_SERVER) {
-			int k;
-			for (k = 0; k < c->t->nng; k++)
-				if (c->t->ng[k].server == r->fi && c->t->ng[k].ports)
-					fp = c->t->ng[k].protocol;
-		}
+		if (r->fk == GK_SERVER && c->ng_of_server[r->fi] >= 0 && c->t->ng[c->ng_of_server[r->fi]].ports)
+			fp = c->t->ng[c->ng_of_server[r->fi]].protocol;
 		/* RoCE and plain Ethernet NICs both run on Ethernet switches. */
 		if (fp == PROTO_ROCE || fp == PROTO_EFA)
 			fp = PROTO_ETHERNET;
@@ -1027,6 +1210,50 @@ static void protocols(struct ctx *c)
 	}
 }
 
+/* Per switch group: what one switch's down and up links carry (the report's tiers). */
+static void switch_summary(struct ctx *c)
+{
+	const struct design *d = c->d;
+	size_t i;
+	struct topo *t = c->t;
+	t->nsw = (int)d->switches.n;
+	t->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *t->sw);
+	for (i = 0; i < d->switches.n; i++) {
+		t->sw[i].members = c->sw[i].members;
+		t->sw[i].tier = c->sw[i].tier;
+		t->sw[i].protocol = c->sw[i].protocol;
+		t->sw[i].ar = c->sw[i].ar;
+		t->sw[i].known = c->sw[i].known;
+		{
+			const struct cat_switch *cs = switch_part(c, DESIGN_SWITCH(d, i)->model);
+			t->sw[i].sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
+		}
+	}
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		const struct rbundle *r = &c->rb[i];
+		int ft, tt;
+		if (r->fk == GK_NONE || r->tk == GK_NONE || r->fk == GK_DOMAIN || r->tk == GK_DOMAIN)
+			continue;
+		ft = tier_of(c, r->fk, r->fi);
+		tt = tier_of(c, r->tk, r->ti);
+		if (r->fk == GK_SWITCH && tt > ft) {
+			struct topo_switch *s = &t->sw[r->fi];
+			s->up_GBps += b->links_each * r->gbps / 8.0;
+			if (!s->up_gbps || r->gbps < s->up_gbps)
+				s->up_gbps = r->gbps;
+			s->lag = s->lag || b->lag;
+		}
+		if (r->tk == GK_SWITCH && ft < tt && c->sw[r->ti].members > 0) {
+			struct topo_switch *s = &t->sw[r->ti];
+			long total = group_members(c, r->fk, r->fi) * (long)b->links_each;
+			s->down_GBps += (double)((total + s->members - 1) / s->members) * r->gbps / 8.0;
+			if (!s->down_gbps || r->gbps < s->down_gbps)
+				s->down_gbps = r->gbps;
+		}
+	}
+}
+
 void topo_build(const struct design *d, const struct catalog *cat, int gpus, struct topo *t)
 {
 	struct ctx c;
@@ -1048,16 +1275,24 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 	check_connected(d, t);
 	if (!t->connected)
 		problem(t, NCF_ERROR, "job", "%s", t->disconnect);
+	switch_summary(&c);
 	free(c.nm.v);
 	free(c.rb);
 	free(c.sw);
 	free(c.offset);
+	free(c.srv_speed);
+	free(c.sw_speed);
+	free(c.from_first);
+	free(c.from_next);
+	free(c.ng_of_server);
 }
 
 void topo_free(struct topo *t)
 {
 	free(t->ng);
 	free(t->order);
+	free(t->sw);
+	free(t->planes);
 	memset(t, 0, sizeof *t);
 }
 

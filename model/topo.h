@@ -99,9 +99,12 @@ struct topo_ngroup {
 	int protocol;            /* enum protocol of its NICs (the first compute NIC) */
 	bool nic_ar;             /* its NICs take out-of-order data (adaptive routing, spraying) */
 	bool nic_sharp;
+	double ceiling_GBps;     /* raw network bandwidth of one node (ports, capped by their PCIe slots) */
+	int cards;               /* NIC cards of a node that carry the wired ports */
 	struct nccl_node nccl;   /* one node as NCCL sees it (nnodes 1) */
 	int nplanes;
-	struct topo_plane plane[TOPO_MAX_PLANES];
+	struct topo_plane *plane; /* nplanes of them, in topo.planes */
+	unsigned long long shape; /* a hash of its planes and levels (topo.layout mixes it in) */
 	/* placement */
 	long first;              /* global index of its first job node; -1: unused */
 	long used;               /* job nodes in it */
@@ -115,6 +118,18 @@ struct topo_problem {
 };
 
 #define TOPO_MAX_PROBLEMS 16
+
+/* One switch group, as the bundles use it (per switch). */
+struct topo_switch {
+	long members;            /* switches in the group */
+	int tier;                /* 1 leaf, 2 spine, 3 core */
+	double down_GBps, up_GBps; /* capacity of one switch's downlinks and uplinks (peer links count up) */
+	int down_gbps, up_gbps;  /* slowest link speed each way */
+	bool lag;                /* its uplinks are bundled as LAGs */
+	int protocol;
+	bool ar, known;
+	bool sharp;              /* in-network reduction (InfiniBand SHARP) */
+};
 
 struct topo {
 	struct topo_ngroup *ng;
@@ -132,6 +147,10 @@ struct topo {
 	int qps;                 /* NCCL_IB_QPS_PER_CONNECTION */
 	int nproblems;
 	struct topo_problem problems[TOPO_MAX_PROBLEMS];
+	struct topo_plane *planes; /* every node group's planes */
+	struct topo_switch *sw;  /* per switch group of the design */
+	int nsw;
+	unsigned long long layout; /* a hash of the graph and the placement (caches key on it) */
 };
 
 /* Build the group graph of d for a job on `gpus` GPUs (0: the job's own count). */

@@ -89,7 +89,18 @@ static void run_dim(const struct topo *t, const struct fabric *f, const struct j
 	struct coll_losses loss;
 	const struct algo_result *a;
 	fabric_nccl(f, dc->nodes, dc->ranks, dc->per_node, &m);
-	collective_losses(t, f, &m, c, &dc->layout, &loss);
+	{
+		/* The step runs one algorithm: the forced one, else NCCL's pick; only theirs need the
+		 * fabric (both, when a forced one might turn out unavailable). */
+		static const int forced[] = { [ALGO_AUTO] = -1, [ALGO_RING] = UA_RING, [ALGO_TREE] = UA_TREE,
+					      [ALGO_NVLS] = UA_NVLS, [ALGO_NVLSTREE] = UA_NVLSTREE,
+					      [ALGO_COLLNET] = UA_COLLNET };
+		int pick = collective_auto(&m, c, bytes), want = j->algo > 0 && j->algo <= ALGO_COLLNET ? forced[j->algo] : -1;
+		unsigned mask = (pick >= 0 ? 1u << pick : 0) | (want >= 0 ? 1u << want : 0);
+		collective_losses_some(t, f, &m, c, &dc->layout, mask ? mask : ~0u, &loss);
+		if ((pick >= 0 && loss.algo[pick].factor <= 0) || (want >= 0 && loss.algo[want].factor <= 0))
+			collective_losses(t, f, &m, c, &dc->layout, &loss); /* a fallback will be chosen */
+	}
 	collective_eval(f, &m, c, bytes, &loss, &r);
 	a = coll_pick(&r, j->algo);
 	dt->active = true;
@@ -313,7 +324,7 @@ void workload_compute(const struct design *d, const struct catalog *cat, struct 
 		struct fabric sub;
 		int at = n < N ? n : N;
 		topo_place(d, t, at);
-		fabric_summarize(d, cat, t, &sub);
+		fabric_summarize_job(d, cat, t, &sub);
 		one_size(d, cat, t, &sub, at, (double)at / N, &point);
 		w->curve[w->ncurve].gpus = at;
 		w->curve[w->ncurve].speedup = point.speedup;

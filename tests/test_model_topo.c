@@ -123,7 +123,7 @@ Test(topo, four_groups_of_one_server_are_one_group_of_four)
 {
 	struct design one, four;
 	int i;
-	char name[8];
+	char name[16];
 	fx_reference(&one);
 	design_init(&four);
 	SETS(four.name, "four");
@@ -563,7 +563,7 @@ static void grid_design(struct design *d, int groups, int servers, int nics, int
 			int gbps, int routing)
 {
 	int gi;
-	char name[8];
+	char name[16];
 	design_init(d);
 	SETS(d->name, "grid");
 	add_switches(d, "leaf", ROLE_LEAF, leaves, "eth64x400");

@@ -90,6 +90,56 @@ static void make_design(struct design *d, int gpus)
 	design_assign_ids(d);
 }
 
+/* Many groups: `pods` server groups of 4 DGX H100, each on a leaf group of its own (one
+ * switch, top-of-rack), the leaves rail-wired in units of 32 to a spine group (16 spines
+ * a unit), the spines spread over a core group: pods + 2 groups... as a user would draw
+ * pods one by one. 2 x pods + 2 groups, 2 x pods + 1 bundles. */
+static void make_many(struct design *d, int pods)
+{
+	int i, units = (pods + 31) / 32;
+	char name[NCF_NAME_MAX], leaf[NCF_NAME_MAX];
+	design_init(d);
+	SETS(d->name, "many");
+	add_switch(d, "spine", ROLE_SPINE, 16 * units);
+	add_switch(d, "core", ROLE_CORE, 8 * units > 16 ? 8 * units : 16);
+	for (i = 0; i < pods; i++) {
+		struct server_group *g;
+		struct nic_spec *n;
+		snprintf(name, sizeof name, "pod%d", i);
+		snprintf(leaf, sizeof leaf, "leaf%d", i);
+		g = vec_push(&d->servers, sizeof *g);
+		memset(g, 0, sizeof *g);
+		SETS(g->name, name);
+		g->count = 4;
+		SETS(g->model, "dgx-h100");
+		SETS(g->gpu, "h100-sxm5");
+		g->gpus = 8;
+		SETS(g->scaleup, "nvswitch-gen3");
+		n = vec_push(&g->nics, sizeof *n);
+		memset(n, 0, sizeof *n);
+		SETS(n->model, "connectx-7-ndr");
+		n->count = 8;
+		add_switch(d, leaf, ROLE_LEAF, 1);
+		add_bundle(d, name, leaf, 8, WIRE_TOR);
+	}
+	/* Each leaf's 32 uplinks: rail onto the 16 spines of its unit (2 each); then the spines'
+	 * uplinks spread over the core. */
+	for (i = 0; i < pods; i++) {
+		snprintf(leaf, sizeof leaf, "leaf%d", i);
+		add_bundle(d, leaf, "spine", 16, WIRE_RAIL);
+	}
+	add_bundle(d, "spine", "core", 16, WIRE_SPREAD);
+	d->job.params_b = 70;
+	d->job.layers = 80;
+	d->job.hidden = 8192;
+	d->job.seq_len = 4096;
+	d->job.global_batch = pods * 32;
+	d->job.tp = 8;
+	d->job.micro_batches = 8;
+	d->job.overlap = 0.5;
+	design_assign_ids(d);
+}
+
 static double now_us(void)
 {
 	struct timespec t;
@@ -111,7 +161,10 @@ static double median(double *v, int n)
 
 int main(void)
 {
-	static const int sizes[] = { 8, 1024, 16384, 131072 };
+	/* SuperPOD-like designs by GPU count, then many-group designs by server groups. */
+	static const struct {
+		int many, n;
+	} rows[] = { { 0, 8 }, { 0, 32 }, { 0, 1024 }, { 0, 16384 }, { 0, 131072 }, { 1, 4 }, { 1, 48 }, { 1, 248 }, { 1, 498 } };
 	static struct metrics m;
 	struct catalog cat, merged;
 	struct ncf_diag diag = { 0 };
@@ -125,7 +178,7 @@ int main(void)
 	printf("ncfabric bench (catalog: %s)\n", src);
 	printf("%9s %7s %8s %14s %14s %12s %12s %10s %10s %11s %10s\n", "GPUs", "groups", "bundles", "recompute_us",
 	       "sweep25_us", "place_us", "paint_us", "edit_us", "teach_us", "check", "maxrss_KB");
-	for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+	for (i = 0; i < sizeof rows / sizeof *rows; i++) {
 		struct design d;
 		double t_full[31], t_sweep[31], t_place[31], t_paint[31], t_edit[31], t_teach[31], bytes[32];
 		static struct app app;
@@ -134,7 +187,10 @@ int main(void)
 		int k, runs = 31, nsweep = 0;
 		struct rusage ru;
 		struct ncf_diag problems = { 0 };
-		make_design(&d, sizes[i]);
+		if (rows[i].many)
+			make_many(&d, rows[i].n);
+		else
+			make_design(&d, rows[i].n);
 		design_catalog(&d, &cat, &merged);
 		design_check(&d, &merged, &problems);
 		for (k = 0; k < 25; k++)
@@ -201,6 +257,9 @@ int main(void)
 	printf("sweep25: 5 patterns at 25 sizes from 8 B to 16 GiB; place: canvas placement at 200x60;\n");
 	printf("paint: one frame of the designer at 200x60 into its cell buffer (curses then sends the difference);\n");
 	printf("edit: the designer's whole recompute after an edit; teach: a frame of the Tree teaching view\n");
+	printf("rows 1-5: SuperPOD-like, rail leaves, spines, a core tier beyond; rows 6-9: N server groups of 4 servers,\n");
+	printf("each on a leaf group of its own, leaves rail-wired to spines in units of 32, spines to a core\n");
+	printf("(2N+2 groups, 2N+1 bundles)\n");
 	catalog_free(&cat);
 	return 0;
 }
