@@ -332,6 +332,8 @@ static cJSON *algo_json(const struct fabric *f, const struct algo_result *a)
 	cJSON_AddBoolToObject(o, "available", a->available);
 	if (!a->available) {
 		cJSON_AddStringToObject(o, "reason", a->reason ? a->reason : "");
+		if (a->loss.unroutable)
+			cJSON_AddStringToObject(o, "why", a->loss.why);
 		return o;
 	}
 	cJSON_AddStringToObject(o, "protocol", nproto_names[a->proto]);

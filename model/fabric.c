@@ -276,20 +276,23 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	tr->rail = lv == 0 && p->wiring == WIRE_RAIL;
 	tr->sharp = t->sw[l->sw].sharp;
 	tr->protocol = t->sw[l->sw].protocol;
-	tr->nodes_under = l->size >= TOPO_ALL ? (double)g->used
-					      : min_d((double)g->used, (double)l->size / (g->spn > 0 ? g->spn : 1));
+	/* Job nodes one component of this level joins (components count servers of every group
+	 * bundled into the switch group, so the job's whole node count bounds it). */
+	tr->nodes_under = l->size >= TOPO_ALL ? (double)t->nodes
+					      : min_d((double)t->nodes, (double)l->size / (g->spn > 0 ? g->spn : 1));
 	if (l->modulus > 0)
-		tr->nodes_under = min_d((double)g->used, ceil((double)g->used / l->modulus));
+		tr->nodes_under = min_d((double)t->nodes, ceil((double)t->nodes / l->modulus));
 	f->ntiers++;
 	return f->ntiers - 1;
 }
 
+/* Tiers by role, then name: the same switch groups written in another order list alike. */
 static int tier_cmp_sw(const struct design *d, const struct tier *a, const struct tier *b)
 {
 	int ta = DESIGN_SWITCH(d, a->sw)->role, tb = DESIGN_SWITCH(d, b->sw)->role;
 	if (ta != tb)
 		return ta - tb;
-	return a->sw - b->sw;
+	return strcmp(a->group, b->group);
 }
 
 static void summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f,
@@ -369,6 +372,17 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 		f->node.ppn = t->gpus < g0->gpus ? t->gpus : g0->gpus;
 		if (f->nclasses > 1)
 			f->node.ppn = (int)((t->gpus + t->nodes - 1) / t->nodes);
+	}
+	/* The node shown: the one with the least network (it paces every ring); the first in
+	 * rank order among equals. */
+	{
+		const struct topo_ngroup *slow = g0;
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			if (g->used && g->ceiling_GBps < slow->ceiling_GBps - 1e-9)
+				slow = g;
+		}
+		g0 = slow;
 	}
 	snprintf(f->server_group, sizeof f->server_group, "%s", g0->name);
 	f->servers_per_node = g0->spn;

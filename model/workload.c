@@ -177,12 +177,30 @@ static void run_pp(const struct topo *t, const struct fabric *f, struct dim_traf
 	}
 }
 
+/* The slowest GPU of the job: in a synchronous step every rank waits for it. */
+static const struct cat_gpu *slowest_gpu(const struct design *d, const struct catalog *cat, const struct topo *t)
+{
+	const struct cat_gpu *slow = NULL;
+	int i;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		const struct cat_gpu *gpu;
+		if (!g->used)
+			continue;
+		gpu = catalog_gpu(cat, DESIGN_SERVER(d, g->server)->gpu);
+		if (gpu && gpu->bf16_tflops > 0 && (!slow || gpu->bf16_tflops < slow->bf16_tflops))
+			slow = gpu;
+	}
+	if (!slow && d->servers.n)
+		slow = catalog_gpu(cat, DESIGN_SERVER(d, 0)->gpu);
+	return slow;
+}
+
 static void one_size(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
 		     int N, double batch_scale, struct workload *w)
 {
 	const struct job *j = &d->job;
-	const struct server_group *g = DESIGN_SERVER(d, 0);
-	const struct cat_gpu *gpu = catalog_gpu(cat, g->gpu);
+	const struct cat_gpu *gpu = slowest_gpu(d, cat, t);
 	int G = f->node.ppn, b = dtype_bytes(j->dtype), mb = j->micro_batches > 0 ? j->micro_batches : 1;
 	long n = f->node.nnodes;
 	double P = j->params_b * 1e9, seqs, mbs, act, layers;

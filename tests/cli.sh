@@ -249,5 +249,21 @@ expect "diff of a bad file" 2 "$BIN" diff share/examples/reference-case.yaml tes
 has "diff bad file message" "$TMP/err" "ncfabric: tests/data/bad/wrong-type.yaml:5:12: expected a whole number for 'count', got 'four'"
 expect "diff needs two" 2 "$BIN" diff share/examples/reference-case.yaml
 
+# The same hardware written differently gives the same numbers in every report --json key
+# (tests/data/equiv: four groups of one server, a bundle split in two, two groups on the
+# same leaves, two rail units as two groups, groups listed in the other order).
+same() {
+	"$BIN" report --json "$2" > "$TMP/a.json" 2>/dev/null && "$BIN" report --json "$3" > "$TMP/b.json" 2>/dev/null &&
+		out=$(python3 tests/json_same.py "$TMP/a.json" "$TMP/b.json") && ok "$1" || bad "$1" "$out"
+}
+same "4 groups of 1 = 1 group of 4" share/examples/reference-case.yaml tests/data/equiv/ref-four.yaml
+same "a bundle split in two" share/examples/reference-case.yaml tests/data/equiv/ref-split.yaml
+same "2 groups of 16 = 1 group of 32 on the same leaves" tests/data/equiv/clos-one.yaml tests/data/equiv/clos-two.yaml
+same "two rail units: one group = two groups" tests/data/equiv/su-one.yaml tests/data/equiv/su-two.yaml
+same "groups listed in either order" tests/data/equiv/order-ab.yaml tests/data/equiv/order-ba.yaml
+"$BIN" report --json tests/data/equiv/ref-four.yaml > "$TMP/a.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["speedup"]["speedup"]; assert 20 < s < 30, s' "$TMP/a.json" \
+	&& ok "four groups of one server are networked (not 32 of 32)" || bad "four groups of one server are networked (not 32 of 32)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
