@@ -396,8 +396,16 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 	f->lag = g0->nplanes && g0->plane[0].lag && g0->plane[0].lag_size > 1;
 	{
 		const struct server_group *s = DESIGN_SERVER(d, g0->server);
-		const struct cat_gpu *gpu = catalog_gpu(cat, s->gpu);
-		if (gpu && g0->nccl.nvl > 0)
+		const struct topo_ngroup *gn = g0;
+		const struct cat_gpu *gpu;
+		/* NVLink: the slowest kind's, as the node's NCCL figure is. */
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			if (g->used && g->nccl.nvl < gn->nccl.nvl)
+				gn = g;
+		}
+		gpu = catalog_gpu(cat, DESIGN_SERVER(d, gn->server)->gpu);
+		if (gpu && gn->nccl.nvl > 0)
 			f->nvlink_GBps = gpu->nvlink_links * gpu->nvlink_link_GBps;
 		f->gpus_per_link = g0->wired ? (double)s->gpus / g0->wired : 0;
 		{
@@ -411,8 +419,8 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 		snprintf(f->note, sizeof f->note, "%s", t->disconnect);
 	else if (f->heterogeneous)
 		snprintf(f->note, sizeof f->note,
-			 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all (%s sets the node shown)",
-			 f->nclasses, g0->name);
+			 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all, and the figures shown are the most limited node's",
+			 f->nclasses);
 }
 
 void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f)
