@@ -61,7 +61,7 @@ TEST_BINS := $(BUILD)/tests/model_tests $(BUILD)/tests/layouts_tests \
 
 EMBEDDED := share/catalog.yaml share/examples/reference-case.yaml
 
-.PHONY: all run test test-run check check-layers bench clean install uninstall deps docs fuzz fuzz-build fuzz-seeds valgrind \
+.PHONY: all run test test-run check check-layers bench validate clean install uninstall deps docs fuzz fuzz-build fuzz-seeds valgrind \
         tests-build golden
 all: $(BIN)
 
@@ -131,13 +131,14 @@ $(BUILD)/tests/libfailwrite.so: tests/fault/failwrite.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -shared -fPIC -O1 $< -o $@ -ldl
 
-tests-build: $(BIN) $(TEST_BINS) $(BUILD)/tests/libfailwrite.so
+tests-build: $(BIN) $(TEST_BINS) $(BUILD)/tests/libfailwrite.so $(BUILD)/tools/validate
 
 # Criterion's own Synthesis line is kept (no -q); any failure fails the target.
 test-run: tests-build check-layers
 	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; \
 	echo "== tests/cli.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/cli.sh || fail=1; \
 	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) sh tests/tmux.sh || fail=1; \
+	echo "== make validate"; $(BUILD)/tools/validate tests/data/validate/points.yaml || fail=1; \
 	exit $$fail
 
 test: deps
@@ -227,6 +228,17 @@ docs: $(BUILD)/tools/gen-keys
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/tools/bench
 	@$(BUILD)/tools/bench
+
+# The model against published measurements (tests/data/validate/points.yaml): every point,
+# then the median and maximum error per class; fails when a class leaves its tolerance.
+$(BUILD)/tools/validate: tools/validate.c $(LIBIO) $(LIBMODEL)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
+
+validate: deps
+	@$(MAKE) --no-print-directory $(BUILD)/tools/validate
+	@$(BUILD)/tools/validate tests/data/validate/points.yaml
 
 # --- packages -------------------------------------------------------------
 DEB_PKGS := libncurses-dev libyaml-dev libcjson-dev libcriterion-dev pkg-config tmux

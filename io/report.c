@@ -213,6 +213,10 @@ static void report_model_text(FILE *out, const struct report_in *r)
 	if (f->node.nvl > 0)
 		fprintf(out, "  NVLink           %.1f GB/s per GPU as NCCL counts it (%.0f GB/s line rate)\n", f->node.nvl,
 			f->nvlink_GBps);
+	else
+		fprintf(out, "  host path        %.1f GB/s per GPU as NCCL counts it, through %s (%d socket%s)\n",
+			f->node.pci_intra, host_path_names[f->node.intra_path], f->node.sockets > 1 ? f->node.sockets : 1,
+			f->node.sockets > 1 ? "s" : "");
 	for (i = 0; i < f->ntiers; i++) {
 		const struct tier *t = &f->tiers[i];
 		char label[80];
@@ -408,6 +412,9 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 	cJSON_AddNumberToObject(o, "nodes", f->node.nnodes);
 	cJSON_AddNumberToObject(o, "ceiling_GBps", f->node_ceiling_GBps);
 	cJSON_AddNumberToObject(o, "nvlink_GBps", f->node.nvl);
+	cJSON_AddNumberToObject(o, "host_GBps", f->node.pci_intra);
+	cJSON_AddStringToObject(o, "host_path", host_path_names[f->node.intra_path]);
+	cJSON_AddNumberToObject(o, "sockets", f->node.sockets > 1 ? f->node.sockets : 1);
 	o = cJSON_AddObjectToObject(root, "collectives");
 	for (c = 0; c < PATTERNS; c++) {
 		const struct coll_result *cr = &m->colls[c];

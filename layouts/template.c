@@ -45,6 +45,7 @@ static bool ed_ok(struct editor *ed, bool ok, char *err, size_t errsz)
 struct server_spec {
 	const char *name, *model, *gpu, *scaleup, *domain, *nic;
 	int count, gpus, cpu, nics, nic_speed;
+	int sockets;        /* 0: one */
 };
 
 static bool add_servers(struct editor *ed, const struct server_spec *s, char *err, size_t errsz)
@@ -60,6 +61,7 @@ static bool add_servers(struct editor *ed, const struct server_spec *s, char *er
 	SETS(g.scaleup, s->scaleup);
 	SETS(g.domain, s->domain ? s->domain : "");
 	g.cpu = s->cpu;
+	g.sockets = s->sockets > 1 ? s->sockets : 0;
 	if (!ed_ok(ed, ed_add_server_group(ed, &g, &id), err, errsz))
 		return false;
 	if (s->nics > 0) {
@@ -209,7 +211,7 @@ static const struct tparam single_params[] = {
 static bool build_single(struct editor *ed, const struct tvalues *v, char *err, size_t errsz)
 {
 	struct server_spec s = { "node", NULL, v->v[SN_GPU], v->v[SN_SCALEUP], NULL, v->v[SN_NIC], 1, (int)ival(v, SN_GPUS),
-				 CPU_INTEL, (int)ival(v, SN_NICS), 0 };
+				 CPU_INTEL, (int)ival(v, SN_NICS), 0, 0 };
 	struct job_spec j = { "7B fine-tune", 7, 0.66, 32, 4096, 4096, 64, 1, 1, 1 };
 	return set(ed, "name", "single-node") && add_servers(ed, &s, err, errsz) && set_job(ed, &j, err, errsz);
 }
@@ -247,7 +249,7 @@ static bool server_from(struct editor *ed, const char *model, struct server_spec
 static bool build_leafspine(struct editor *ed, const struct tvalues *v, char *err, size_t errsz)
 {
 	struct server_spec s = { "srv", NULL, NULL, NULL, NULL, v->v[LS_NIC], (int)ival(v, LS_SERVERS), 0, 0,
-				 (int)ival(v, LS_NICS), (int)ival(v, LS_NIC_SPEED) };
+				 (int)ival(v, LS_NICS), (int)ival(v, LS_NIC_SPEED), 0 };
 	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8 };
 	if (!server_from(ed, v->v[LS_SERVER], &s, err, errsz))
 		return false;
@@ -275,7 +277,7 @@ static bool build_fattree(struct editor *ed, const struct tvalues *v, char *err,
 	struct cat_nic nic;
 	char swname[NCF_NAME_MAX], nicname[NCF_NAME_MAX];
 	struct server_spec s = { "host", NULL, v->v[FT_GPU], "nvswitch-gen3", NULL, NULL, 0, (int)ival(v, FT_GPUS), CPU_INTEL,
-				 1, 0 };
+				 1, 0, 0 };
 	struct job_spec j = { "7B data-parallel", 7, 0.66, 32, 4096, 4096, 0, 1, 1, 1 };
 	const struct cat_gpu *gpu = catalog_gpu(ed->shipped, v->v[FT_GPU]);
 	if (k % 2)
@@ -284,7 +286,7 @@ static bool build_fattree(struct editor *ed, const struct tvalues *v, char *err,
 		pods = k;
 	if (pods > k)
 		return fail(err, errsz, "pods must be from 1 to k (%ld), got %ld", k, pods);
-	if (gpu && gpu->nvlink_links == 0)
+	if (gpu && (gpu->nvlink_links == 0 || gpu->form == FORM_CARD))
 		s.scaleup = "pcie-switch-gen5";
 	/* A k-port switch and a NIC of the link speed, as parts of the design's own catalog. */
 	memset(&sw, 0, sizeof sw);
@@ -301,7 +303,7 @@ static bool build_fattree(struct editor *ed, const struct tvalues *v, char *err,
 	SETS(nic.name, nicname);
 	nic.speed_gbps = (int)ival(v, FT_SPEED);
 	nic.ports = 1;
-	nic.protocol = PROTO_ETHERNET;
+	nic.protocol = PROTO_ROCE; /* RDMA over the Ethernet fabric; plain Ethernet would be NCCL sockets */
 	nic.pcie_gen = nic.speed_gbps > 400 ? 6 : 5;
 	nic.pcie_lanes = 16;
 	snprintf(nic.source, sizeof nic.source, "fat-tree template: a generic %ld Gb/s NIC", ival(v, FT_SPEED));
@@ -338,7 +340,7 @@ static bool build_superpod(struct editor *ed, const struct tvalues *v, char *err
 	int gen = strcmp(v->v[SP_GEN], "hdr") == 0 ? 0 : strcmp(v->v[SP_GEN], "xdr") == 0 ? 2 : 1;
 	const struct cat_switch *sw = need_switch(ed, sw_of[gen], err, errsz);
 	long units = ival(v, SP_UNITS), S, leaves, rails, spines;
-	struct server_spec s = { "dgx", NULL, NULL, NULL, NULL, nic_of[gen], 0, 0, 0, 0, 0 };
+	struct server_spec s = { "dgx", NULL, NULL, NULL, NULL, nic_of[gen], 0, 0, 0, 0, 0, 0 };
 	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8 };
 	if (!sw || !server_from(ed, v->v[SP_SERVER], &s, err, errsz))
 		return false;
@@ -390,7 +392,7 @@ static bool build_nvl72(struct editor *ed, const struct tvalues *v, char *err, s
 	long racks = ival(v, NV_RACKS);
 	struct domain_group m;
 	struct server_spec s = { "tray", "gb200-compute-tray", "gb200", "nvl72-backplane", "nvl72", v->v[NV_NIC],
-				 (int)(18 * racks), 4, CPU_GRACE, (int)ival(v, NV_NICS), 0 };
+				 (int)(18 * racks), 4, CPU_GRACE, (int)ival(v, NV_NICS), 0, 0 };
 	struct job_spec j = { "dense 400B", 400, 0.66, 126, 16384, 8192, 0, 8, 1, 16 };
 	schema_init(&domain_group_schema, &m);
 	SETS(m.name, "nvl72");
@@ -417,7 +419,7 @@ static const struct tparam railonly_params[] = {
 
 static bool build_railonly(struct editor *ed, const struct tvalues *v, char *err, size_t errsz)
 {
-	struct server_spec s = { "srv", NULL, NULL, NULL, NULL, NULL, (int)ival(v, RO_SERVERS), 0, 0, 0, 0 };
+	struct server_spec s = { "srv", NULL, NULL, NULL, NULL, NULL, (int)ival(v, RO_SERVERS), 0, 0, 0, 0, 0 };
 	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8 };
 	const struct cat_switch *sw = need_switch(ed, v->v[RO_LEAF], err, errsz);
 	if (!sw || !server_from(ed, v->v[RO_SERVER], &s, err, errsz))
@@ -442,7 +444,7 @@ static const struct tparam reference_params[] = {
 static bool build_reference(struct editor *ed, const struct tvalues *v, char *err, size_t errsz)
 {
 	struct server_spec s = { "a100", "hgx-a100-8gpu", "a100-sxm4-80gb", "nvswitch-gen2", NULL, "connectx-5-roce-100g",
-				 4, 8, CPU_AMD, 4, 0 };
+				 4, 8, CPU_AMD, 4, 0, 0 };
 	struct job_spec j = { "GPT-2 1.5B", 1.5, 0.8, 48, 1600, 1024, 48, 1, 1, 1 };
 	struct bundle b;
 	long racks = ival(v, RC_RACKS), up = ival(v, RC_UPLINKS);
@@ -481,20 +483,28 @@ static bool build_reference(struct editor *ed, const struct tvalues *v, char *er
 	}
 }
 
-enum { PB_GPUS, PB_GPU, PB_NICS, PB_NIC, PB_LEAF };
+enum { PB_GPUS, PB_GPU, PB_NICS, PB_NIC, PB_LEAF, PB_SOCKETS, PB_CPU };
 static const struct tparam pciebox_params[] = {
 	{ "gpus", TP_INT, "8", 1, 16, NULL, "PCIe GPUs behind PCIe switches" },
 	{ "gpu", TP_GPU, "l40s", 0, 0, NULL, "GPU model" },
 	{ "nics", TP_INT, "2", 1, 2, NULL, "NICs" },
 	{ "nic", TP_NIC, "connectx-6dx-200g", 0, 0, NULL, "NIC model" },
 	{ "leaf", TP_SWITCH, "sn3700", 0, 0, NULL, "the switch the box is wired to" },
+	{ "sockets", TP_INT, "1", 1, 2, NULL,
+	  "CPU sockets; with 2, each socket has its own PCIe switch and half the GPUs, and rings cross the socket link" },
+	{ "cpu", TP_CHOICE, "intel", 0, 0, cpu_vendor_names, "CPU (the Intel generation sets the socket link NCCL counts)" },
 };
 
 static bool build_pciebox(struct editor *ed, const struct tvalues *v, char *err, size_t errsz)
 {
 	struct server_spec s = { "box", NULL, v->v[PB_GPU], "pcie-switch-gen4", NULL, v->v[PB_NIC], 1, (int)ival(v, PB_GPUS),
-				 CPU_INTEL, (int)ival(v, PB_NICS), 0 };
+				 CPU_INTEL, (int)ival(v, PB_NICS), 0, 0 };
 	struct job_spec j = { "7B fine-tune", 7, 0.66, 32, 4096, 4096, 64, 1, 1, 1 };
+	int i;
+	for (i = 0; cpu_vendor_names[i]; i++)
+		if (strcmp(cpu_vendor_names[i], v->v[PB_CPU]) == 0)
+			s.cpu = i;
+	s.sockets = (int)ival(v, PB_SOCKETS);
 	return set(ed, "name", "pcie-box") && add_servers(ed, &s, err, errsz) &&
 	       add_switches(ed, "leaf", ROLE_LEAF, 1, v->v[PB_LEAF], err, errsz) &&
 	       add_bundle(ed, "box", "leaf", s.nics, WIRE_TOR, err, errsz) && set_job(ed, &j, err, errsz);

@@ -6,7 +6,35 @@ const char *const fabric_kind_names[] = { "none", "nvswitch", "nvlink-bridge", "
 					   "pcie-switch", "nvswitch-tray", NULL };
 const char *const protocol_names[] = { "infiniband", "roce", "ethernet", "efa", NULL };
 const char *const media_names[] = { "auto", "dac", "acc", "aoc", "transceiver", NULL };
-const char *const cpu_vendor_names[] = { "intel", "amd", "arm", "grace", NULL };
+const char *const cpu_vendor_names[] = { "intel", "amd", "arm", "grace", "intel-broadwell",
+					  "intel-sapphire-rapids", "intel-emerald-rapids", NULL };
+const char *const pcie_p2p_names[] = { "supported", "unsupported", NULL };
+const char *const gpu_form_names[] = { "module", "card", NULL };
+
+bool cpu_is_intel(int cpu)
+{
+	return cpu == CPU_INTEL || cpu == CPU_INTEL_BDW || cpu == CPU_INTEL_SPR || cpu == CPU_INTEL_EMR;
+}
+
+double cpu_sys_GBps(int cpu)
+{
+	switch (cpu) {
+	case CPU_INTEL_BDW:
+		return 6.0;  /* BDW_QPI_BW */
+	case CPU_INTEL_SPR:
+		return 22.0; /* SRP_QPI_BW */
+	case CPU_INTEL_EMR:
+		return 40.0; /* ERP_QPI_BW */
+	case CPU_AMD:
+		return 16.0; /* AMD_BW */
+	case CPU_ARM:
+		return 6.0;  /* ARM_BW */
+	case CPU_GRACE:
+		return 40.0; /* not an x86 socket link; Grace pairs talk over NVLink-C2C (not modelled) */
+	default:
+		return 10.0; /* SKL_QPI_BW: Skylake to Ice Lake */
+	}
+}
 
 #define SRC_HELP "public source of the figures (datasheet, vendor page)"
 
@@ -21,6 +49,10 @@ static const struct field gpu_fields[] = {
 	      "NVLink line rate per link and direction, GB/s"),
 	F_INT(struct cat_gpu, pcie_gen, "pcie_gen", 1, 7, FF_REQUIRED, "PCIe generation of the host link"),
 	F_INT(struct cat_gpu, pcie_lanes, "pcie_lanes", 1, 32, FF_REQUIRED, "PCIe lanes of the host link"),
+	F_ENUM(struct cat_gpu, pcie_p2p, "pcie_p2p", pcie_p2p_names, FF_OPTIONAL,
+	       "GPU peer-to-peer over PCIe: supported, or refused by the driver (GeForce)"),
+	F_ENUM(struct cat_gpu, form, "form", gpu_form_names, FF_OPTIONAL,
+	       "module (SXM/OAM, on an NVSwitch baseboard) or card (PCIe; NVLink only through a bridge)"),
 	F_NUM(struct cat_gpu, bf16_tflops, "bf16_tflops", 0, 100000, 0, "dense BF16 tensor TFLOPS"),
 	F_NUM(struct cat_gpu, memory_GB, "memory_GB", 0, 100000, 0, "memory, GB"),
 	F_NUM(struct cat_gpu, power_W, "power_W", 0, 100000, 0, "maximum power, W"),
@@ -55,6 +87,10 @@ static const struct field nic_fields[] = {
 	F_BOOL(struct cat_nic, sharp, "sharp", 0, "takes part in in-network reduction (SHARP)"),
 	F_BOOL(struct cat_nic, adaptive_routing, "adaptive_routing", FF_OPTIONAL,
 	       "places packets that arrive out of order: adaptive routing, spraying (SRD)"),
+	F_STR(struct cat_nic, transport, "transport", FF_OPTIONAL,
+	      "catalog transport NCCL uses over it (empty: by protocol)"),
+	F_NUM(struct cat_nic, latency_us, "latency_us", 0, 10000, FF_OPTIONAL,
+	      "latency the NCCL net plugin reports, us (0: the transport's)"),
 	F_NUM(struct cat_nic, power_W, "power_W", 0, 10000, 0, "typical power, W (0: not published)"),
 	F_STR(struct cat_nic, source, "source", FF_REQUIRED, SRC_HELP),
 };
@@ -103,7 +139,18 @@ static const struct field server_fields[] = {
 	F_STR(struct cat_server, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
+static const struct field transport_fields[] = {
+	F_STR(struct cat_transport, name, "name", FF_REQUIRED, "catalog name"),
+	F_NUM(struct cat_transport, efficiency, "efficiency", 0.01, 1, FF_REQUIRED,
+	      "fraction of the line rate achieved on an idle path"),
+	F_NUM(struct cat_transport, latency_us, "latency_us", 0, 10000, 0,
+	      "latency the NCCL plugin reports, added to each network step, us"),
+	F_BOOL(struct cat_transport, host_staged, "host_staged", FF_OPTIONAL, "bytes go through host memory (no GPUDirect RDMA)"),
+	F_STR(struct cat_transport, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
 const struct schema cat_gpu_schema = SCHEMA("GPU", struct cat_gpu, gpu_fields, NULL);
+const struct schema cat_transport_schema = SCHEMA("transport", struct cat_transport, transport_fields, NULL);
 const struct schema cat_fabric_schema = SCHEMA("scale-up fabric", struct cat_fabric, fabric_fields, NULL);
 const struct schema cat_nic_schema = SCHEMA("NIC", struct cat_nic, nic_fields, NULL);
 const struct schema cat_switch_schema = SCHEMA("switch", struct cat_switch, switch_fields, NULL);
@@ -117,6 +164,8 @@ static const struct field catalog_fields[] = {
 	F_LIST(struct catalog, switches, "switches", &cat_switch_schema, FF_OPTIONAL, "switches"),
 	F_LIST(struct catalog, cables, "cables", &cat_cable_schema, FF_OPTIONAL, "cables and optics"),
 	F_LIST(struct catalog, servers, "servers", &cat_server_schema, FF_OPTIONAL, "servers"),
+	F_LIST(struct catalog, transports, "transports", &cat_transport_schema, FF_OPTIONAL,
+	       "network transports NCCL uses (efficiency, latency)"),
 };
 
 const struct schema catalog_schema = SCHEMA("catalog", struct catalog, catalog_fields, NULL);
@@ -158,6 +207,24 @@ const struct cat_cable *catalog_cable(const struct catalog *c, const char *name)
 const struct cat_server *catalog_server(const struct catalog *c, const char *name)
 {
 	return find(&c->servers, sizeof(struct cat_server), name);
+}
+const struct cat_transport *catalog_transport(const struct catalog *c, const char *name)
+{
+	return find(&c->transports, sizeof(struct cat_transport), name);
+}
+
+const char *transport_for(int protocol)
+{
+	switch (protocol) {
+	case PROTO_INFINIBAND:
+		return "ib";
+	case PROTO_ROCE:
+		return "roce";
+	case PROTO_EFA:
+		return "efa";
+	default:
+		return "sockets";
+	}
 }
 
 void catalog_merge(struct catalog *dst, const struct catalog *base, const struct catalog *over)

@@ -22,7 +22,17 @@ enum fabric_kind { FAB_NONE, FAB_NVSWITCH, FAB_NVLINK_BRIDGE, FAB_NVLINK_MESH, F
 		   FAB_NVSWITCH_TRAY };
 enum protocol { PROTO_INFINIBAND, PROTO_ROCE, PROTO_ETHERNET, PROTO_EFA };
 enum media { MEDIA_AUTO, MEDIA_DAC, MEDIA_ACC, MEDIA_AOC, MEDIA_TRANSCEIVER };
-enum cpu_vendor { CPU_INTEL, CPU_AMD, CPU_ARM, CPU_GRACE };
+/* CPU of a server: the vendor, and for Intel the generation where NCCL's inter-socket
+ * bandwidth differs (collective-model.md 2.3: Broadwell 6, Skylake to Ice Lake 10,
+ * Sapphire Rapids 22, Emerald Rapids and newer 40 GB/s; AMD 16, ARM 6). "intel" is the
+ * Skylake-to-Ice-Lake class. New values are appended: files keep their meaning. */
+enum cpu_vendor { CPU_INTEL, CPU_AMD, CPU_ARM, CPU_GRACE, CPU_INTEL_BDW, CPU_INTEL_SPR, CPU_INTEL_EMR };
+/* Whether GPU peer-to-peer over PCIe works at all (GeForce drivers refuse it). */
+enum pcie_p2p { P2P_SUPPORTED, P2P_UNSUPPORTED };
+enum gpu_form { FORM_MODULE, FORM_CARD };
+bool cpu_is_intel(int cpu);
+/* NCCL's bandwidth of the link between two sockets of this CPU, GB/s per direction. */
+double cpu_sys_GBps(int cpu);
 
 struct cat_gpu {
 	char name[NCF_NAME_MAX], vendor[24], part[NCF_NAME_MAX];
@@ -30,6 +40,8 @@ struct cat_gpu {
 	int nvlink_gen, nvlink_links;
 	double nvlink_link_GBps; /* per link, per direction, line rate */
 	int pcie_gen, pcie_lanes;
+	int pcie_p2p;          /* enum pcie_p2p */
+	int form;              /* enum gpu_form: an SXM/OAM module (NVSwitch) or a PCIe card (bridges) */
 	double bf16_tflops, memory_GB, power_W;
 	char source[NCF_SOURCE_MAX];
 };
@@ -49,7 +61,21 @@ struct cat_nic {
 	int speed_gbps, ports, protocol, pcie_gen, pcie_lanes;
 	bool sharp;
 	bool adaptive_routing; /* takes packets out of order: adaptive routing or spraying */
+	char transport[NCF_NAME_MAX]; /* catalog transport; empty: by protocol (transport_for) */
+	double latency_us;     /* latency the NCCL net plugin reports; 0: the transport's */
 	double power_W;
+	char source[NCF_SOURCE_MAX];
+};
+
+/* How NCCL moves bytes over a NIC (fabric-physics.md 4): the fraction of the line rate it
+ * achieves on an idle path (headers at the usual MTU, and for host-assisted transports the
+ * measured share), and the latency its plugin reports, which NCCL adds to every network
+ * step of its model (twice for Simple; tuning.cc). */
+struct cat_transport {
+	char name[NCF_NAME_MAX];
+	double efficiency;     /* 0..1 of the line rate */
+	double latency_us;
+	bool host_staged;      /* bytes go through host memory (no GPUDirect RDMA) */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -82,13 +108,13 @@ struct cat_server {
 };
 
 struct catalog {
-	struct vec gpus, fabrics, nics, switches, cables, servers;
+	struct vec gpus, fabrics, nics, switches, cables, servers, transports;
 };
 
 extern const struct schema catalog_schema, cat_gpu_schema, cat_fabric_schema, cat_nic_schema,
-	cat_switch_schema, cat_cable_schema, cat_server_schema;
+	cat_switch_schema, cat_cable_schema, cat_server_schema, cat_transport_schema;
 extern const char *const fabric_kind_names[], *const protocol_names[], *const media_names[],
-	*const cpu_vendor_names[];
+	*const cpu_vendor_names[], *const pcie_p2p_names[], *const gpu_form_names[];
 
 /* Lookups by name; NULL when absent. */
 const struct cat_gpu *catalog_gpu(const struct catalog *c, const char *name);
@@ -97,6 +123,10 @@ const struct cat_nic *catalog_nic(const struct catalog *c, const char *name);
 const struct cat_switch *catalog_switch(const struct catalog *c, const char *name);
 const struct cat_cable *catalog_cable(const struct catalog *c, const char *name);
 const struct cat_server *catalog_server(const struct catalog *c, const char *name);
+const struct cat_transport *catalog_transport(const struct catalog *c, const char *name);
+/* The transport a NIC of protocol p uses when nothing names one: infiniband "ib", roce
+ * "roce", efa "efa", ethernet "sockets" (no RDMA: NCCL's socket transport). */
+const char *transport_for(int protocol);
 
 /* dst = base with every entry of over added, or replacing base's entry of the same name.
  * dst must own nothing; base and over are not changed. */

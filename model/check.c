@@ -260,7 +260,16 @@ static void check_servers(const struct design *d, const struct catalog *cat, str
 			unknown_part(diag, path, "scale-up fabric", g->scaleup, &cat->fabrics, sizeof(struct cat_fabric));
 		else if (fab->kind == FAB_NVSWITCH_TRAY)
 			diag_add(diag, NCF_ERROR, path, "'%s' is a switch tray: name it in a domains: group", g->scaleup);
-		else if (fab->max_gpus && g->gpus > fab->max_gpus && !g->domain[0])
+		else if (catalog_gpu(cat, g->gpu) && catalog_gpu(cat, g->gpu)->form == FORM_CARD &&
+			 (fab->kind == FAB_NVSWITCH || fab->kind == FAB_NVLINK_MESH))
+			diag_add(diag, NCF_WARNING, path,
+				 "%s is a PCIe card: it joins NVLink only through a bridge (scaleup: nvlink-bridge-2way)",
+				 g->gpu);
+		else if (fab->kind == FAB_NVLINK_BRIDGE && catalog_gpu(cat, g->gpu) &&
+			 catalog_gpu(cat, g->gpu)->nvlink_links == 0)
+			diag_add(diag, NCF_WARNING, path, "%s has no NVLink: the bridge joins nothing", g->gpu);
+		else if (fab->max_gpus && g->gpus > fab->max_gpus && !g->domain[0] && fab->kind != FAB_NVLINK_BRIDGE &&
+			 fab->kind != FAB_PCIE_SWITCH)
 			diag_add(diag, NCF_WARNING, path, "%d GPUs per server, but one %s joins at most %d",
 				 g->gpus, g->scaleup, fab->max_gpus);
 		snprintf(path, sizeof path, "servers[%zu].model", i);

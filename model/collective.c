@@ -1,6 +1,7 @@
 #include "model/collective.h"
 #include "model/design.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *const ualgo_names[] = { "ring", "tree", "nvls", "nvlstree", "collnet", "p2p", NULL };
@@ -84,6 +85,33 @@ static int runtime_mult(const struct nccl_model *m, const struct nccl_graph *g)
 	return r;
 }
 
+/* What the NICs' transport carries of what NCCL plans through each port (fabric-physics.md
+ * 4): its efficiency times the line rate, against NCCL's per-port rate (the node's rate
+ * over its ports, at most one port's path). Only a transport below the plan binds: NCCL
+ * plans InfiniBand and RoCE below their line rate (PCIe ladder), EFA and TCP above what
+ * they deliver. */
+static void transport_cap(const struct nccl_node *n, double node_rate, struct fabric_loss *l)
+{
+	int ports = n->cards * n->ports_per_card;
+	double eff = n->net_eff > 0 ? n->net_eff : 1, plan = port_rate(n), cap, f;
+	if (ports < 1 || eff >= 1 || l->factor <= 0 || n->nnodes < 2)
+		return;
+	if (node_rate > 0 && node_rate / ports < plan)
+		plan = node_rate / ports;
+	cap = eff * n->net_bw;
+	f = plan > 0 ? cap / plan : 1;
+	if (f >= l->factor)
+		return;
+	l->factor = f;
+	l->transport = true;
+	l->binding = -1;
+	l->direct = l->hashed = false;
+	l->demand_GBps = plan * ports;
+	l->capacity_GBps = cap * ports;
+	snprintf(l->why, sizeof l->why, "the NICs' %s transport carries %.0f%% of their line rate: %.1f of the %.1f GB/s per port NCCL plans",
+		 n->transport[0] ? n->transport : "network", 100 * eff, cap, plan);
+}
+
 static double max_rate(const struct nccl_model *m, enum coll c, int a)
 {
 	int p;
@@ -129,9 +157,11 @@ static void loss_of(const struct topo *t, const struct fabric *f, const struct n
 		break;
 	default:
 		in.kind = TK_INNETWORK; /* reduced in the switches (SHARP): exempt to first order */
+		in.rate = A;
 		break;
 	}
 	fabric_loss(t, f, &in, out);
+	transport_cap(&m->node, in.rate, out);
 }
 
 void collective_losses(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
@@ -192,6 +222,7 @@ void collective_losses_some(const struct topo *t, const struct fabric *f, const 
 			in.pair_cross_rail = !f->pxn && n->cards * n->ports_per_card > 1;
 		}
 		fabric_loss(t, f, &in, &out->algo[UA_P2P]);
+		transport_cap(n, 0, &out->algo[UA_P2P]);
 		return;
 	}
 	for (u = 0; u < UA_P2P; u++) {

@@ -23,6 +23,8 @@ static const struct field nic_fields[] = {
 	F_INT(struct nic_spec, pcie_lanes, "pcie_lanes", 0, 64, FF_OPTIONAL, "PCIe lanes of the slot (0: catalog)"),
 	F_ENUM(struct nic_spec, attach, "attach", nic_attach_names, 0, "behind a PCIe switch shared with its GPUs, or on the CPU"),
 	F_ENUM(struct nic_spec, use, "use", nic_use_names, 0, "compute fabric or storage"),
+	F_STR(struct nic_spec, transport, "transport", FF_OPTIONAL,
+	      "transport NCCL uses over it (catalog name: ib, roce, efa, tcpx, sockets...); empty: the NIC's"),
 };
 
 static const struct field server_fields[] = {
@@ -33,7 +35,9 @@ static const struct field server_fields[] = {
 	F_INT(struct server_group, gpus, "gpus", 1, 1024, FF_REQUIRED, "GPUs per server"),
 	F_STR(struct server_group, scaleup, "scaleup", FF_REQUIRED, "scale-up fabric (catalog name)"),
 	F_STR(struct server_group, domain, "domain", FF_OPTIONAL, "NVLink domain group these servers join"),
-	F_ENUM(struct server_group, cpu, "cpu", cpu_vendor_names, 0, "CPU vendor"),
+	F_ENUM(struct server_group, cpu, "cpu", cpu_vendor_names, 0, "CPU vendor (and Intel generation)"),
+	F_INT(struct server_group, sockets, "sockets", 0, 8, FF_OPTIONAL,
+	      "CPU sockets; GPUs and NICs are spread over them evenly (0: one)"),
 	F_LIST(struct server_group, nics, "nics", &nic_spec_schema, FF_OPTIONAL, "NICs per server"),
 };
 

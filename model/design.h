@@ -39,6 +39,7 @@ struct nic_spec {
 	int pcie_gen, pcie_lanes; /* 0: the catalog's */
 	int attach;       /* enum nic_attach */
 	int use;          /* enum nic_use */
+	char transport[NCF_NAME_MAX]; /* catalog transport; empty: the NIC's */
 };
 
 struct server_group {
@@ -51,6 +52,7 @@ struct server_group {
 	char scaleup[NCF_NAME_MAX]; /* catalog fabric */
 	char domain[NCF_NAME_MAX];  /* NVLink domain group joining these servers, optional */
 	int cpu;                    /* enum cpu_vendor */
+	int sockets;                /* CPU sockets the GPUs and NICs are spread over evenly; 0: one */
 	struct vec nics;            /* struct nic_spec */
 };
 

@@ -229,7 +229,9 @@ static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
 {
 	return a->sm == b->sm && a->ppn == b->ppn && a->cpu == b->cpu && a->nvl == b->nvl &&
 	       a->nvswitch == b->nvswitch && a->nvls == b->nvls && a->pci_gpu == b->pci_gpu &&
-	       a->pci_intra == b->pci_intra && a->pci_intra_phb == b->pci_intra_phb && a->cards == b->cards &&
+	       a->pci_intra == b->pci_intra && a->intra_path == b->intra_path && a->sockets == b->sockets &&
+	       a->sw_gpus == b->sw_gpus && a->sw_up == b->sw_up && a->sys_bw == b->sys_bw && a->p2p == b->p2p &&
+	       a->bridge_gpus == b->bridge_gpus && a->bridge_nvl == b->bridge_nvl && a->gpus == b->gpus && a->cards == b->cards &&
 	       a->ports_per_card == b->ports_per_card && a->net_bw == b->net_bw && a->card_pci == b->card_pci &&
 	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == b->collnet;
 }
@@ -465,23 +467,38 @@ struct nccl_node fabric_subnode(const struct nccl_node *node, int ranks, int per
 	n.pxn_return = n.cards > 0 && per_node <= n.cards;
 	if (per_node == 1)
 		n.nvls = false;
+	n.span = per_node;
+	nccl_node_host(&n);
 	return n;
 }
 
-void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, struct nccl_model *m)
+void fabric_nccl_span(const struct fabric *f, int nodes, int ranks, int per_node, int span, struct nccl_model *m)
 {
 	struct nccl_node cls[FABRIC_MAX_CLASSES];
 	int i, n = f->nclasses > 0 ? f->nclasses : 1;
 	for (i = 0; i < n; i++) {
 		struct nccl_node c = f->nclasses > 0 ? f->classes[i] : f->node;
-		if (per_node > 0)
+		if (per_node > 0) {
 			c = fabric_subnode(&c, ranks, per_node);
-		else if (ranks < c.ppn)
+		} else if (ranks < c.ppn) {
 			c.ppn = ranks;
+			c.span = ranks;
+		}
+		if (span > c.span) {
+			c.span = span;
+			nccl_node_host(&c);
+		} else if (per_node <= 0 && ranks < c.gpus) {
+			nccl_node_host(&c);
+		}
 		c.nnodes = nodes;
 		cls[i] = c;
 	}
 	nccl_model_build_multi(cls, n, nodes > 0 ? nodes : 1, ranks, m);
+}
+
+void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, struct nccl_model *m)
+{
+	fabric_nccl_span(f, nodes, ranks, per_node, 0, m);
 }
 
 /* The routing of one traffic shape is the same at any rate: demand scales with it and

@@ -87,6 +87,7 @@ struct fabric_loss {
 	double demand_GBps, capacity_GBps; /* at the binding resource */
 	double share_up[FABRIC_MAX_TIERS]; /* busiest component's up share, per tier */
 	bool unroutable;        /* some of the traffic has no path */
+	bool transport;         /* the binding resource is the NICs' transport (its efficiency) */
 	char why[200];
 };
 
@@ -105,7 +106,11 @@ void fabric_loss(const struct topo *t, const struct fabric *f, const struct rout
  * (the node's NICs are shared among the communicators running at once). */
 struct nccl_node fabric_subnode(const struct nccl_node *node, int ranks, int per_node);
 /* The job's NCCL model for a communicator spanning every node of the job, or for
- * sub-communicators with `per_node` ranks on each of `nodes` nodes. */
+ * sub-communicators with `per_node` ranks on each of `nodes` nodes. The ranks of one node
+ * are taken as consecutive GPUs (TP's order); fabric_nccl_span says how many consecutive
+ * GPUs they cover when they are strided (DP at stride tp covers tp x per_node), which
+ * decides the host paths between them (sockets, PCIe switches, NVLink bridges). */
 void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, struct nccl_model *m);
+void fabric_nccl_span(const struct fabric *f, int nodes, int ranks, int per_node, int span, struct nccl_model *m);
 
 #endif

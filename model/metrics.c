@@ -73,7 +73,8 @@ static void find_bottleneck(const struct design *d, struct metrics *m)
 				 alg, got, f->node.nvl, f->nvlink_GBps);
 		else
 			snprintf(m->bottleneck, sizeof m->bottleneck,
-				 "AllReduce (%s) is limited by PCIe between the GPUs: %.1f GB/s busbw", alg, got);
+				 "AllReduce (%s) is limited by the host path between the GPUs, %s: %.1f GB/s busbw", alg,
+				 host_path_names[f->node.intra_path], got);
 		return;
 	}
 	if (a->loss.factor < 0.999 && a->loss.direct) {

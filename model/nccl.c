@@ -167,12 +167,76 @@ static struct nccl_graph search(const struct search *in, const struct nccl_node 
 
 static double intra_bw(const struct nccl_node *n)
 {
-	if (n->nvl > 0)
-		return n->nvl;
-	/* Through the CPU on Intel, PCIe links are charged 1.2x (search.cc INTEL_P2P_OVERHEAD). */
-	if (n->pci_intra_phb && n->cpu == CPU_INTEL)
-		return n->pci_intra / 1.2;
-	return n->pci_intra;
+	return n->nvl > 0 ? n->nvl : n->pci_intra;
+}
+
+const char *const host_path_names[] = { "NVLink", "PCIe switch (P2P)", "CPU root complex (P2P)",
+					"CPU sockets (P2P)", "host memory (SHM)", "host memory across sockets (SHM)",
+					NULL };
+
+/* What one ring channel reserves on the host's links, as NCCL's search charges them
+ * (collective-model.md 7.3 b; fabric-physics.md 5.2-5.3), for ranks on the first `span`
+ * GPUs of the node:
+ *   - every GPU's own link carries the channel once per direction;
+ *   - P2P (PCIe peer-to-peer) is used up to one PCIe switch (NCCL_P2P_LEVEL PXB), and up to
+ *     the socket link on AMD with at most 2 GPUs; other pairs go through host memory (SHM);
+ *   - a hop through the CPU charges the PCIe links 1.2x on Intel (INTEL_P2P_OVERHEAD);
+ *   - a switch's uplink carries the channel once per direction when the ring leaves and
+ *     re-enters the switch by P2P, and once per hop of its GPUs when they use SHM (each
+ *     hop goes up to host memory and down again);
+ *   - a ring over two sockets crosses the socket link once in each direction. */
+void nccl_node_host(struct nccl_node *n)
+{
+	int G = n->gpus > 0 ? n->gpus : n->ppn, sockets = n->sockets > 1 ? n->sockets : 1;
+	int span = n->span > n->ppn ? n->span : n->ppn, per_socket = (G + sockets - 1) / sockets;
+	int sw = n->sw_gpus > 0 ? (n->sw_gpus < per_socket ? n->sw_gpus : per_socket) : 0;
+	bool one_switch = sw > 0 && span <= sw, one_socket = span <= per_socket;
+	bool p2p, intel = cpu_is_intel(n->cpu);
+	double b = n->pci_gpu, f;
+	if (span > G)
+		span = G;
+	if (n->bridge_gpus > 0) {
+		/* Bridged pairs (or quads): NVLink only while the communicator stays in one. */
+		n->nvl = n->ppn >= 2 && span <= n->bridge_gpus ? n->bridge_nvl : 0;
+	}
+	if (n->nvl > 0) {
+		n->intra_path = HP_NVL;
+		n->pci_intra = n->pci_gpu;
+		return;
+	}
+	p2p = n->p2p && (one_switch || (n->cpu == CPU_AMD && n->ppn <= 2));
+	if (p2p)
+		n->intra_path = one_switch ? HP_PIX_P2P : one_socket ? HP_PHB_P2P : HP_SYS_P2P;
+	else
+		n->intra_path = one_socket ? HP_PHB_SHM : HP_SYS_SHM;
+	/* Intel's charge applies to paths typed PHB (through one root complex). */
+	f = intel && (n->intra_path == HP_PHB_P2P || n->intra_path == HP_PHB_SHM ||
+		      (!one_switch && span > 1 && (sw == 0 || span > sw))) ? 1.2 : 1.0;
+	if (!one_switch && !(n->intra_path == HP_SYS_P2P && sw == 0))
+		b /= f;
+	if (sw > 0 && !one_switch) {
+		/* Ranks of the communicator under one switch (the span fills switches in order). */
+		int k = sw * n->ppn / (span > 0 ? span : 1);
+		double up = n->sw_up > 0 ? n->sw_up : n->pci_gpu;
+		if (k < 1)
+			k = 1;
+		up /= f;
+		if (p2p || n->p2p)
+			b = b < up ? b : up;         /* P2P inside the switch, one crossing per direction */
+		else
+			b = b < up / k ? b : up / k; /* every hop of its GPUs crosses the uplink */
+	} else if (sw > 0 && one_switch && !p2p) {
+		/* One switch without P2P: every hop goes up to host memory and back. */
+		double up = n->sw_up > 0 ? n->sw_up : n->pci_gpu;
+		int k = n->ppn > 0 ? n->ppn : 1;
+		n->intra_path = HP_PHB_SHM;
+		up /= intel ? 1.2 : 1.0;
+		b = n->pci_gpu / (intel ? 1.2 : 1.0);
+		b = b < up / k ? b : up / k;
+	}
+	if (!one_socket && n->sys_bw > 0 && b > n->sys_bw)
+		b = n->sys_bw;
+	n->pci_intra = b;
 }
 
 static int net_channels(const struct nccl_node *n, double s)
@@ -405,9 +469,11 @@ static double tune_lat(const struct nccl_model *m, enum coll c, enum nalgo a, en
 	const struct nccl_node *n = &m->node;
 	int intra_hw = n->nvl > 0 ? HW_NVLINK : HW_PCI, hw = n->nnodes == 1 ? intra_hw : HW_NET, N = m->nranks;
 	double intra = hw_lat[intra_hw][a][p], inter = hw_lat[HW_NET][n->ppn == 1 ? NA_TREE : a][p];
+	/* The net plugin's reported latency joins every network step, twice for Simple
+	 * (tuning.cc: interLat += latencyInter; EFA 75 or 35 us; IB and RoCE 0). */
+	inter += n->net_lat * (p == NP_SIMPLE ? 2 : 1);
 	double overhead = n->cpu == CPU_AMD ? 2.0 : 1.0, lat = base_lat[a][p], log2n = floor(log2((double)n->nnodes));
 	double nsteps = c == COLL_ALLREDUCE ? 2.0 * (N - 1) : (c == COLL_ALLGATHER || c == COLL_REDUCESCATTER) ? N - 1.0 : N;
-	/* latencyInter is 0 with NCCL's IB plugin, so the Simple flush adds nothing. */
 	switch (a) {
 	case NA_RING:
 		if (c == COLL_BROADCAST || c == COLL_REDUCE)
@@ -563,7 +629,14 @@ void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, i
 			rep.pci_gpu = n.pci_gpu;
 		if (n.pci_intra < rep.pci_intra)
 			rep.pci_intra = n.pci_intra;
-		rep.pci_intra_phb = rep.pci_intra_phb || n.pci_intra_phb;
+		if (n.intra_path > rep.intra_path)
+			rep.intra_path = n.intra_path;
+		if (n.net_lat > rep.net_lat)
+			rep.net_lat = n.net_lat;
+		if ((n.net_eff > 0 ? n.net_eff : 1) < (rep.net_eff > 0 ? rep.net_eff : 1)) {
+			rep.net_eff = n.net_eff;
+			memcpy(rep.transport, n.transport, sizeof rep.transport);
+		}
 		if (n.cards * n.ports_per_card < rep.cards * rep.ports_per_card) {
 			rep.cards = n.cards;
 			rep.ports_per_card = n.ports_per_card;
@@ -594,7 +667,7 @@ double nccl_time(const struct nccl_model *m, enum coll c, enum nalgo a, enum npr
 	if (c == COLL_ALLREDUCE && a == NA_TREE && idx >= 0 && idx < 23)
 		A *= tree_corr[p][idx];
 	if (c == COLL_ALLREDUCE && a == NA_NVLSTREE && m->node.sm >= 100 &&
-	    (m->node.cpu == CPU_INTEL || m->node.cpu == CPU_AMD) && idx >= 0 && idx < 24)
+	    (cpu_is_intel(m->node.cpu) || m->node.cpu == CPU_AMD) && idx >= 0 && idx < 24)
 		A *= tree_corr[p][idx];
 	if (c == COLL_ALLREDUCE && a == NA_RING && p == NP_SIMPLE && m->node.nnodes > 1 &&
 	    bytes / ((double)m->ring.c * m->nranks) >= 64)

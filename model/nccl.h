@@ -29,8 +29,21 @@ struct nccl_node {
 	bool nvswitch;       /* every GPU reaches every other through NVSwitch */
 	bool nvls;           /* NVLink SHARP possible (sm >= 90, NVSwitch with NVLS) */
 	double pci_gpu;      /* the GPU's own PCIe link, NCCL's constant (x16 Gen4 = 24) */
-	double pci_intra;    /* GPU to GPU over PCIe when there is no NVLink */
-	bool pci_intra_phb;  /* that path crosses the CPU (no P2P by default) */
+	/* The host (fabric-physics.md 5; collective-model.md 2.3, 2.4, 7.3 b): GPUs spread evenly
+	 * over `sockets` sockets, under PCIe switches of `sw_gpus` GPUs each (0: on the CPU's
+	 * root ports), or in NVLink-bridge groups of `bridge_gpus`. nccl_node_host() derives
+	 * nvl (bridges), pci_intra and intra_path for the `span` GPUs a communicator covers. */
+	int gpus;            /* GPUs of the server (ppn is the communicator's share) */
+	int span;            /* consecutive GPUs of a node the communicator's ranks cover */
+	int sockets;
+	int sw_gpus;
+	double sw_up;        /* a PCIe switch's uplink, NCCL's constant */
+	double sys_bw;       /* the inter-socket link, NCCL's constant */
+	bool p2p;            /* the GPUs allow PCIe peer-to-peer */
+	int bridge_gpus;
+	double bridge_nvl;   /* per-GPU NVLink inside a bridge group, NCCL's constant */
+	double pci_intra;    /* GPU to GPU over PCIe when there is no NVLink (derived) */
+	int intra_path;      /* enum host_path of the worst hop (derived) */
 	int cards;           /* network cards per node */
 	int ports_per_card;  /* network ports (NET devices) per card */
 	double net_bw;       /* per port, Gb/s / 8 */
@@ -39,6 +52,11 @@ struct nccl_node {
 	bool pxn_return;     /* one GPU per NIC: a same-NIC ring returns through PXN */
 	bool cross_nic;      /* NCCL_CROSS_NIC allows rings to change NIC */
 	bool collnet;        /* CollNet (SHARP) plugin usable on this fabric */
+	/* The network transport (fabric-physics.md 4): the share of the line rate it achieves,
+	 * and the latency its plugin reports to NCCL (added to NCCL's NET latency). */
+	double net_eff;      /* 0: 1 */
+	double net_lat;      /* us */
+	char transport[48];  /* its name, for texts (NCF_NAME_MAX) */
 };
 
 struct nccl_graph {
@@ -58,6 +76,14 @@ struct nccl_model {
 	bool ll128;          /* LL128 enabled by default on this node */
 	const char *why_not[NA_COUNT]; /* why an algorithm is off, or NULL */
 };
+
+/* The worst hop between a communicator's GPUs inside a node, as NCCL types paths
+ * (collective-model.md 2.4): NVLink, one PCIe switch, through the CPU, across sockets;
+ * P2P means NCCL's P2P transport, SHM the path through host memory. */
+enum host_path { HP_NVL, HP_PIX_P2P, HP_PHB_P2P, HP_SYS_P2P, HP_PHB_SHM, HP_SYS_SHM };
+extern const char *const host_path_names[];
+/* Derive nvl (bridges only), pci_intra and intra_path from n's host fields, ppn and span. */
+void nccl_node_host(struct nccl_node *n);
 
 /* NCCL's per-link NVLink bandwidth for a compute capability (section 2.3). */
 double nccl_nvlink_per_link(int sm);

@@ -516,6 +516,15 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 		}
 		if (attach == ATTACH_PCIE_SWITCH)
 			attach = ns->attach;
+		if (!n->transport[0]) {
+			/* The transport NCCL uses: the entry's, else the NIC's, else by protocol. */
+			const char *tn = ns->transport[0] ? ns->transport : cn->transport[0] ? cn->transport
+											  : transport_for(cn->protocol);
+			const struct cat_transport *tr = catalog_transport(c->cat, tn);
+			snprintf(n->transport, sizeof n->transport, "%s", tn);
+			n->net_eff = tr ? tr->efficiency : 1;
+			n->net_lat = cn->latency_us > 0 ? cn->latency_us : tr ? tr->latency_us : 0;
+		}
 		if (g->protocol < 0)
 			g->protocol = cn->protocol;
 		g->nic_ar = g->nic_ar && cn->adaptive_routing;
@@ -548,10 +557,21 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 		n->nvls = fab->nvls && gpu->sm >= 90;
 	}
 	n->pci_gpu = gpu ? nccl_pcie_bw(gpu->pcie_gen, gpu->pcie_lanes) : 12;
-	n->pci_intra = n->pci_gpu;
-	if (fab && fab->kind == FAB_PCIE_SWITCH && fab->pcie_gen)
-		n->pci_intra = min_d(n->pci_gpu, nccl_pcie_bw(fab->pcie_gen, fab->pcie_lanes));
-	n->pci_intra_phb = !fab || fab->kind == FAB_NONE;
+	/* The host (fabric-physics.md 5): sockets, PCIe switches, bridges, P2P. */
+	n->gpus = n->span = g->gpus;
+	n->sockets = s->sockets > 1 ? s->sockets : 1;
+	n->sys_bw = cpu_sys_GBps(s->cpu);
+	n->p2p = !gpu || gpu->pcie_p2p == P2P_SUPPORTED;
+	if (fab && fab->kind == FAB_PCIE_SWITCH) {
+		n->sw_gpus = fab->max_gpus > 0 ? fab->max_gpus : g->gpus;
+		n->sw_up = fab->pcie_gen ? nccl_pcie_bw(fab->pcie_gen, fab->pcie_lanes) : n->pci_gpu;
+	}
+	if (gpu && fab && fab->kind == FAB_NVLINK_BRIDGE && gpu->nvlink_links > 0) {
+		/* NCCL counts the bridge's links per peer (collective-model.md 2.3). */
+		n->bridge_gpus = fab->max_gpus > 1 ? fab->max_gpus : 2;
+		n->bridge_nvl = gpu->nvlink_links * nccl_nvlink_per_link(gpu->sm);
+	}
+	nccl_node_host(n);
 	if (cards && ports && g->wired) {
 		int ppc = ports / cards, used_cards = (g->wired + ppc - 1) / ppc;
 		n->cards = used_cards * g->spn;
@@ -568,7 +588,7 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 	}
 	n->net_bw = g->port_gbps / 8.0;
 	slot_nccl = slot_gen ? nccl_pcie_bw(slot_gen, slot_lanes) : n->pci_gpu;
-	n->card_pci = attach == ATTACH_CPU ? min_d(slot_nccl, n->pci_gpu) / (s->cpu == CPU_INTEL ? 1.2 : 1.0)
+	n->card_pci = attach == ATTACH_CPU ? min_d(slot_nccl, n->pci_gpu) / (cpu_is_intel(s->cpu) ? 1.2 : 1.0)
 					   : min_d(slot_nccl, n->pci_gpu);
 	n->net_on_cpu = attach == ATTACH_CPU;
 	{
@@ -1194,8 +1214,9 @@ static void protocols(struct ctx *c)
 				"protocol mismatch: '%s' speaks %s, '%s' speaks %s", DESIGN_BUNDLE(d, i)->from,
 				fp == PROTO_INFINIBAND ? "InfiniBand" : "Ethernet", DESIGN_BUNDLE(d, i)->to,
 				tp == PROTO_INFINIBAND ? "InfiniBand" : "Ethernet");
-		if ((routing == ROUTE_ADAPTIVE || routing == ROUTE_SPRAY) && r->tk == GK_SWITCH && c->sw[r->ti].known &&
-		    !c->sw[r->ti].ar)
+		/* Spraying is the NIC's (SRD varies each packet's entropy over ECMP paths): only
+		 * adaptive routing needs switches that pick the egress (fabric-physics.md 1.6). */
+		if (routing == ROUTE_ADAPTIVE && r->tk == GK_SWITCH && c->sw[r->ti].known && !c->sw[r->ti].ar)
 			problem(c->t, NCF_WARNING, "fabric.routing",
 				"%s routing asked for, but '%s' (%s) cannot route adaptively: computed as static hashing",
 				routing_names[routing], DESIGN_BUNDLE(d, i)->to, DESIGN_SWITCH(d, r->ti)->model);

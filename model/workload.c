@@ -28,6 +28,7 @@ struct dim_comm {
 	int per_node;          /* of them on one node */
 	struct comm_layout layout;
 	int nodes;             /* nodes one communicator spans */
+	int span;              /* consecutive GPUs of a node its ranks there cover (host paths) */
 };
 
 /* Communicators of `ranks` ranks each, consecutive ranks `stride` apart (TP 1, DP tp,
@@ -44,6 +45,7 @@ static void layout_of(int ranks, int stride, int stage, int G, long n, struct di
 		/* The whole communicator inside one node. */
 		dc->per_node = ranks;
 		dc->nodes = 1;
+		dc->span = (ranks - 1) * stride + 1;
 		l->span = span_all(1);
 		l->per_node = ranks;
 		l->concurrent = G / (ranks > 0 ? ranks : 1);
@@ -56,6 +58,7 @@ static void layout_of(int ranks, int stride, int stage, int G, long n, struct di
 		long span_nodes = ((long)ranks * stride + G - 1) / G;
 		dc->per_node = per < ranks ? per : ranks;
 		dc->nodes = (int)span_nodes;
+		dc->span = (dc->per_node - 1) * stride + 1;
 		l->span.first = 0;
 		l->span.len = span_nodes;
 		l->span.step = 1;
@@ -88,7 +91,7 @@ static void run_dim(const struct topo *t, const struct fabric *f, const struct j
 	struct coll_result r;
 	struct coll_losses loss;
 	const struct algo_result *a;
-	fabric_nccl(f, dc->nodes, dc->ranks, dc->per_node, &m);
+	fabric_nccl_span(f, dc->nodes, dc->ranks, dc->per_node, dc->span, &m);
 	{
 		/* The step runs one algorithm: the forced one, else NCCL's pick; only theirs need the
 		 * fabric (both, when a forced one might turn out unavailable). */
