@@ -6,7 +6,9 @@
  * whole screen from state. Actions never draw; drawing (app_draw) never changes state.
  * The key table is the single list of keys: dispatch, the help screen, the status line and
  * the man page's KEYS section all come from it. Keys that are text (typing in a form, the
- * command line or a search) go to the mode's text handler when no row claims them. */
+ * command line or a search) go to the mode's text handler first. Each mode's actions and
+ * painting live in its own file (ui/modes.h lists them); app.c holds the table and the
+ * dispatch. */
 #ifndef NCF_APP_H
 #define NCF_APP_H
 #include <stdbool.h>
