@@ -311,7 +311,8 @@ static void report_model_text(FILE *out, const struct report_in *r)
 		fprintf(out, "  step time        %.2f ms, %.0f tokens/s\n", w->step_ms, w->tokens_per_s);
 		fprintf(out, "  speedup          %.1f of %d (efficiency %.0f%%)  [step-time form: N x T_calc / T_step]\n",
 			w->speedup, w->gpus, 100 * w->efficiency);
-		fprintf(out, "  Amdahl form      %.2f  [N / (1 + (N-1) r), r = T_comm / T_calc = %.3f: a teaching aid]\n",
+		fprintf(out, "  Amdahl form      %.2f  [the textbook's formula N / (1 + (N-1) r), with r = T_comm / T_calc = %.3f\n"
+			"                         read as a serial fraction: a teaching aid, not the prediction]\n",
 			w->amdahl_speedup, w->amdahl_r);
 		fprintf(out, "  scaling curve    GPUs: speedup (efficiency)\n");
 		for (i = 0; i < w->ncurve; i++)
@@ -468,4 +469,8 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 	a = cJSON_AddArrayToObject(root, "advice");
 	for (i = 0; i < m->nadvice; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(m->advice[i]));
+	/* Parallel to advice: the designer's ':' commands that make the change it names, or "". */
+	a = cJSON_AddArrayToObject(root, "advice_commands");
+	for (i = 0; i < m->nadvice; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(m->advice_do[i]));
 }

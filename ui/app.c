@@ -17,138 +17,183 @@ static const char *const action_helps[] = { ACTIONS(ACT_HELP) };
 #define MODE_NAME(id, name, help) name,
 static const char *const mode_names[] = { MODES(MODE_NAME) };
 
-/* The one key table. Rows of the current mode come first, then MODE_ANY rows. */
+/* The one key table. Rows of the current mode come first, then MODE_ANY rows. The last
+ * column orders the status line's hints, most useful first (0: not a hint); a mode shows
+ * its own hints, then the global ones (only those under 10 outside the canvas and panel). */
 const struct keybind keymap[] = {
-	{ MODE_ANY, 'q', ACT_QUIT, "q" },
-	{ MODE_ANY, '?', ACT_HELP, "?" },
-	{ MODE_ANY, NK_F1, ACT_HELP, "F1" },
-	{ MODE_ANY, NK_CTRL_L, ACT_REDRAW, "C-l" },
-	{ MODE_ANY, 'u', ACT_UNDO, "u" },
-	{ MODE_ANY, NK_CTRL_R, ACT_REDO, "C-r" },
-	{ MODE_ANY, 'w', ACT_SAVE, "w" },
-	{ MODE_ANY, ':', ACT_COMMAND, ":" },
-	{ MODE_ANY, '/', ACT_SEARCH, "/" },
-	{ MODE_ANY, 'n', ACT_SEARCH_NEXT, "n" },
-	{ MODE_ANY, 'N', ACT_SEARCH_PREV, "N" },
-	{ MODE_ANY, NK_TAB, ACT_FOCUS, "Tab" },
-	{ MODE_ANY, 'v', ACT_PATTERN, "v" },
-	{ MODE_ANY, 'g', ACT_ALGO, "g" },
-	{ MODE_ANY, ']', ACT_SIZE_UP, "]" },
-	{ MODE_ANY, '[', ACT_SIZE_DOWN, "[" },
-	{ MODE_ANY, 'p', ACT_PLOT_BUSBW, "p" },
-	{ MODE_ANY, 'P', ACT_PLOT_SPEEDUP, "P" },
-	{ MODE_ANY, 'J', ACT_JOB, "J" },
-	{ MODE_ANY, 'F', ACT_FABRIC, "F" },
-	{ MODE_ANY, 'T', ACT_TEMPLATES, "T" },
-	{ MODE_ANY, 'E', ACT_EXPORT, "E" },
-	{ MODE_ANY, 'C', ACT_COMPARE, "C" },
-	{ MODE_ANY, 't', ACT_TEACH, "t" },
-	{ MODE_ANY, 'G', ACT_LESSON, "G" },
-	{ MODE_ANY, 'M', ACT_MOUSE, "M" },
-	{ MODE_CANVAS, 'h', ACT_LEFT, "h" },
-	{ MODE_CANVAS, NK_LEFT, ACT_LEFT, "Left" },
-	{ MODE_CANVAS, 'l', ACT_RIGHT, "l" },
-	{ MODE_CANVAS, NK_RIGHT, ACT_RIGHT, "Right" },
-	{ MODE_CANVAS, 'k', ACT_UP, "k" },
-	{ MODE_CANVAS, NK_UP, ACT_UP, "Up" },
-	{ MODE_CANVAS, 'j', ACT_DOWN, "j" },
-	{ MODE_CANVAS, NK_DOWN, ACT_DOWN, "Down" },
-	{ MODE_CANVAS, 'b', ACT_NEXT, "b" },
-	{ MODE_CANVAS, 'B', ACT_PREV, "B" },
-	{ MODE_CANVAS, NK_ENTER, ACT_EDIT, "Enter" },
-	{ MODE_CANVAS, 'e', ACT_EDIT, "e" },
-	{ MODE_CANVAS, 'a', ACT_ADD, "a" },
-	{ MODE_CANVAS, 'd', ACT_DELETE, "d" },
-	{ MODE_CANVAS, '+', ACT_INC, "+" },
-	{ MODE_CANVAS, '=', ACT_INC, "=" },
-	{ MODE_CANVAS, '-', ACT_DEC, "-" },
-	{ MODE_CANVAS, 'H', ACT_MOVE_LEFT, "H" },
-	{ MODE_CANVAS, 'L', ACT_MOVE_RIGHT, "L" },
-	{ MODE_CANVAS, 'K', ACT_MOVE_UP, "K" },
-	{ MODE_CANVAS, 'U', ACT_MOVE_DOWN, "U" },
-	{ MODE_CANVAS, 'i', ACT_INSIDE, "i" },
-	{ MODE_METRICS, 'j', ACT_SCROLL_DOWN, "j" },
-	{ MODE_METRICS, NK_DOWN, ACT_SCROLL_DOWN, "Down" },
-	{ MODE_METRICS, 'k', ACT_SCROLL_UP, "k" },
-	{ MODE_METRICS, NK_UP, ACT_SCROLL_UP, "Up" },
-	{ MODE_METRICS, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_FORM, NK_ENTER, ACT_ACCEPT, "Enter" },
-	{ MODE_FORM, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_FORM, NK_DOWN, ACT_FIELD_NEXT, "Down" },
-	{ MODE_FORM, NK_TAB, ACT_FIELD_NEXT, "Tab" },
-	{ MODE_FORM, NK_UP, ACT_FIELD_PREV, "Up" },
-	{ MODE_FORM, NK_BTAB, ACT_FIELD_PREV, "S-Tab" },
-	{ MODE_FORM, NK_RIGHT, ACT_CHOICE_NEXT, "Right" },
-	{ MODE_FORM, NK_LEFT, ACT_CHOICE_PREV, "Left" },
-	{ MODE_PALETTE, NK_ENTER, ACT_ACCEPT, "Enter" },
-	{ MODE_PALETTE, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_PALETTE, 'j', ACT_FIELD_NEXT, "j" },
-	{ MODE_PALETTE, NK_DOWN, ACT_FIELD_NEXT, "Down" },
-	{ MODE_PALETTE, 'k', ACT_FIELD_PREV, "k" },
-	{ MODE_PALETTE, NK_UP, ACT_FIELD_PREV, "Up" },
-	{ MODE_COMMAND, NK_ENTER, ACT_ACCEPT, "Enter" },
-	{ MODE_COMMAND, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_COMMAND, NK_TAB, ACT_COMPLETE, "Tab" },
-	{ MODE_SEARCH, NK_ENTER, ACT_ACCEPT, "Enter" },
-	{ MODE_SEARCH, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_HELP, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_HELP, 'j', ACT_SCROLL_DOWN, "j" },
-	{ MODE_HELP, 'k', ACT_SCROLL_UP, "k" },
-	{ MODE_CONFIRM, 'y', ACT_YES, "y" },
-	{ MODE_CONFIRM, 'n', ACT_NO, "n" },
-	{ MODE_CONFIRM, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_INSIDE, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_INSIDE, 'j', ACT_FIELD_NEXT, "j" },
-	{ MODE_INSIDE, NK_DOWN, ACT_FIELD_NEXT, "Down" },
-	{ MODE_INSIDE, 'k', ACT_FIELD_PREV, "k" },
-	{ MODE_INSIDE, NK_UP, ACT_FIELD_PREV, "Up" },
-	{ MODE_INSIDE, NK_ENTER, ACT_EDIT, "Enter" },
-	{ MODE_INSIDE, 'a', ACT_ADD, "a" },
-	{ MODE_INSIDE, 'd', ACT_DELETE, "d" },
-	{ MODE_INSIDE, '+', ACT_INC, "+" },
-	{ MODE_INSIDE, '-', ACT_DEC, "-" },
-	{ MODE_PLOT, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_TEACH, ' ', ACT_STEP_NEXT, "Space" },
-	{ MODE_TEACH, 'l', ACT_STEP_NEXT, "l" },
-	{ MODE_TEACH, NK_RIGHT, ACT_STEP_NEXT, "Right" },
-	{ MODE_TEACH, 'h', ACT_STEP_PREV, "h" },
-	{ MODE_TEACH, NK_LEFT, ACT_STEP_PREV, "Left" },
-	{ MODE_TEACH, NK_BACKSPACE, ACT_STEP_PREV, "BS" },
-	{ MODE_TEACH, '0', ACT_STEP_FIRST, "0" },
-	{ MODE_TEACH, NK_HOME, ACT_STEP_FIRST, "Home" },
-	{ MODE_TEACH, '$', ACT_STEP_LAST, "$" },
-	{ MODE_TEACH, NK_END, ACT_STEP_LAST, "End" },
-	{ MODE_TEACH, 'p', ACT_PLAY, "p" },
-	{ MODE_TEACH, 'P', ACT_PLAY_BACK, "P" },
-	{ MODE_TEACH, '>', ACT_FASTER, ">" },
-	{ MODE_TEACH, '<', ACT_SLOWER, "<" },
-	{ MODE_TEACH, 'f', ACT_FORMULAS, "f" },
-	{ MODE_TEACH, 'c', ACT_CONGESTION, "c" },
-	{ MODE_TEACH, 'r', ACT_REDRAW_HASH, "r" },
-	{ MODE_TEACH, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_COMPARE, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_LESSON, 'n', ACT_PAGE_NEXT, "n" },
-	{ MODE_LESSON, ' ', ACT_PAGE_NEXT, "Space" },
-	{ MODE_LESSON, NK_RIGHT, ACT_PAGE_NEXT, "Right" },
-	{ MODE_LESSON, 'b', ACT_PAGE_PREV, "b" },
-	{ MODE_LESSON, NK_LEFT, ACT_PAGE_PREV, "Left" },
-	{ MODE_LESSON, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_COMPARE, 'j', ACT_SCROLL_DOWN, "j" },
-	{ MODE_COMPARE, NK_DOWN, ACT_SCROLL_DOWN, "Down" },
-	{ MODE_COMPARE, 'k', ACT_SCROLL_UP, "k" },
-	{ MODE_COMPARE, NK_UP, ACT_SCROLL_UP, "Up" },
-	{ MODE_TEMPLATES, NK_ENTER, ACT_ACCEPT, "Enter" },
-	{ MODE_TEMPLATES, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_TEMPLATES, 'j', ACT_FIELD_NEXT, "j" },
-	{ MODE_TEMPLATES, NK_DOWN, ACT_FIELD_NEXT, "Down" },
-	{ MODE_TEMPLATES, 'k', ACT_FIELD_PREV, "k" },
-	{ MODE_TEMPLATES, NK_UP, ACT_FIELD_PREV, "Up" },
-	{ MODE_EXPORT, NK_ENTER, ACT_ACCEPT, "Enter" },
-	{ MODE_EXPORT, NK_ESC, ACT_CANCEL, "Esc" },
-	{ MODE_EXPORT, 'j', ACT_FIELD_NEXT, "j" },
-	{ MODE_EXPORT, NK_DOWN, ACT_FIELD_NEXT, "Down" },
-	{ MODE_EXPORT, 'k', ACT_FIELD_PREV, "k" },
-	{ MODE_EXPORT, NK_UP, ACT_FIELD_PREV, "Up" },
+	{ MODE_ANY, '?', ACT_HELP, "?", 1 },
+	{ MODE_ANY, NK_F1, ACT_HELP, "F1", 0 },
+	{ MODE_ANY, 'q', ACT_QUIT, "q", 90 },
+	{ MODE_ANY, NK_CTRL_C, ACT_INTERRUPT, "C-c", 0 },
+	{ MODE_ANY, NK_ZZ, ACT_WRITE_QUIT, "ZZ", 0 },
+	{ MODE_ANY, NK_ZQ, ACT_QUIT_DISCARD, "ZQ", 0 },
+	{ MODE_ANY, NK_CTRL_L, ACT_REDRAW, "C-l", 0 },
+	{ MODE_ANY, 'u', ACT_UNDO, "u", 93 },
+	{ MODE_ANY, NK_CTRL_R, ACT_REDO, "C-r", 0 },
+	{ MODE_ANY, 'w', ACT_SAVE, "w", 92 },
+	{ MODE_ANY, ':', ACT_COMMAND, ":", 91 },
+	{ MODE_ANY, '/', ACT_SEARCH, "/", 0 },
+	{ MODE_ANY, 'n', ACT_SEARCH_NEXT, "n", 0 },
+	{ MODE_ANY, 'N', ACT_SEARCH_PREV, "N", 0 },
+	{ MODE_ANY, NK_TAB, ACT_FOCUS, "Tab", 15 },
+	{ MODE_ANY, 'z', ACT_ZOOM, "z", 16 },
+	{ MODE_ANY, 'A', ACT_FORCE_ALGO, "A", 96 },
+	{ MODE_ANY, 'v', ACT_PATTERN, "v", 0 },
+	{ MODE_ANY, 'V', ACT_ALGO, "V", 0 },
+	{ MODE_ANY, ']', ACT_SIZE_UP, "]", 0 },
+	{ MODE_ANY, '[', ACT_SIZE_DOWN, "[", 0 },
+	{ MODE_ANY, 'p', ACT_PLOT_BUSBW, "p", 98 },
+	{ MODE_ANY, 'P', ACT_PLOT_SPEEDUP, "P", 0 },
+	{ MODE_ANY, 'J', ACT_JOB, "J", 97 },
+	{ MODE_ANY, 'F', ACT_FABRIC, "F", 0 },
+	{ MODE_ANY, 'T', ACT_TEMPLATES, "T", 0 },
+	{ MODE_ANY, 'E', ACT_EXPORT, "E", 0 },
+	{ MODE_ANY, 'C', ACT_COMPARE, "C", 0 },
+	{ MODE_ANY, 't', ACT_TEACH, "t", 99 },
+	{ MODE_ANY, 'I', ACT_LESSON, "I", 0 },
+	{ MODE_ANY, 'M', ACT_MOUSE, "M", 0 },
+	{ MODE_ANY, NK_GG, ACT_TOP, "gg", 0 },
+	{ MODE_ANY, 'G', ACT_BOTTOM, "G", 0 },
+	{ MODE_ANY, NK_PGDN, ACT_PAGE_DOWN, "PgDn", 0 },
+	{ MODE_ANY, NK_CTRL_D, ACT_PAGE_DOWN, "C-d", 0 },
+	{ MODE_ANY, NK_PGUP, ACT_PAGE_UP, "PgUp", 0 },
+	{ MODE_ANY, NK_CTRL_U, ACT_PAGE_UP, "C-u", 0 },
+	{ MODE_ANY, NK_HOME, ACT_TOP, "Home", 0 },
+	{ MODE_ANY, NK_END, ACT_BOTTOM, "End", 0 },
+	{ MODE_CANVAS, 'h', ACT_LEFT, "h", 0 },
+	{ MODE_CANVAS, NK_LEFT, ACT_LEFT, "Left", 0 },
+	{ MODE_CANVAS, 'l', ACT_RIGHT, "l", 0 },
+	{ MODE_CANVAS, NK_RIGHT, ACT_RIGHT, "Right", 0 },
+	{ MODE_CANVAS, 'k', ACT_UP, "k", 0 },
+	{ MODE_CANVAS, NK_UP, ACT_UP, "Up", 0 },
+	{ MODE_CANVAS, 'j', ACT_DOWN, "j", 0 },
+	{ MODE_CANVAS, NK_DOWN, ACT_DOWN, "Down", 0 },
+	{ MODE_CANVAS, 'b', ACT_NEXT, "b", 19 },
+	{ MODE_CANVAS, 'B', ACT_PREV, "B", 0 },
+	{ MODE_CANVAS, NK_ENTER, ACT_EDIT, "Enter", 10 },
+	{ MODE_CANVAS, 'e', ACT_EDIT, "e", 0 },
+	{ MODE_CANVAS, 'a', ACT_ADD, "a", 11 },
+	{ MODE_CANVAS, 'd', ACT_DELETE, "d", 12 },
+	{ MODE_CANVAS, '+', ACT_INC, "+", 13 },
+	{ MODE_CANVAS, '=', ACT_INC, "=", 0 },
+	{ MODE_CANVAS, '-', ACT_DEC, "-", 14 },
+	{ MODE_CANVAS, 'H', ACT_MOVE_LEFT, "H", 0 },
+	{ MODE_CANVAS, 'L', ACT_MOVE_RIGHT, "L", 0 },
+	{ MODE_CANVAS, 'K', ACT_MOVE_UP, "K", 0 },
+	{ MODE_CANVAS, 'U', ACT_MOVE_DOWN, "U", 0 },
+	{ MODE_CANVAS, 'i', ACT_INSIDE, "i", 18 },
+	{ MODE_METRICS, 'j', ACT_FIELD_NEXT, "j", 10 },
+	{ MODE_METRICS, NK_DOWN, ACT_FIELD_NEXT, "Down", 0 },
+	{ MODE_METRICS, 'k', ACT_FIELD_PREV, "k", 11 },
+	{ MODE_METRICS, NK_UP, ACT_FIELD_PREV, "Up", 0 },
+	{ MODE_METRICS, NK_ENTER, ACT_APPLY, "Enter", 12 },
+	{ MODE_METRICS, NK_ESC, ACT_CANCEL, "Esc", 14 },
+	{ MODE_PANEL, 'j', ACT_FIELD_NEXT, "j", 10 },
+	{ MODE_PANEL, NK_DOWN, ACT_FIELD_NEXT, "Down", 0 },
+	{ MODE_PANEL, 'k', ACT_FIELD_PREV, "k", 11 },
+	{ MODE_PANEL, NK_UP, ACT_FIELD_PREV, "Up", 0 },
+	{ MODE_PANEL, NK_ENTER, ACT_APPLY, "Enter", 12 },
+	{ MODE_PANEL, 'z', ACT_ZOOM, "z", 13 },
+	{ MODE_PANEL, NK_ESC, ACT_CANCEL, "Esc", 14 },
+	{ MODE_FORM, NK_ENTER, ACT_ACCEPT, "Enter", 10 },
+	{ MODE_FORM, NK_ESC, ACT_CANCEL, "Esc", 11 },
+	{ MODE_FORM, NK_DOWN, ACT_FIELD_NEXT, "Down", 12 },
+	{ MODE_FORM, NK_TAB, ACT_FIELD_NEXT, "Tab", 0 },
+	{ MODE_FORM, NK_UP, ACT_FIELD_PREV, "Up", 13 },
+	{ MODE_FORM, NK_BTAB, ACT_FIELD_PREV, "S-Tab", 0 },
+	{ MODE_FORM, NK_RIGHT, ACT_CHOICE_NEXT, "Right", 14 },
+	{ MODE_FORM, NK_LEFT, ACT_CHOICE_PREV, "Left", 15 },
+	{ MODE_FORM, NK_PGDN, ACT_BOTTOM, "PgDn", 0 },
+	{ MODE_FORM, NK_PGUP, ACT_TOP, "PgUp", 0 },
+	{ MODE_FORM, NK_CTRL_C, ACT_CANCEL, "C-c", 0 },
+	{ MODE_PALETTE, NK_ENTER, ACT_ACCEPT, "Enter", 10 },
+	{ MODE_PALETTE, NK_ESC, ACT_CANCEL, "Esc", 11 },
+	{ MODE_PALETTE, 'j', ACT_FIELD_NEXT, "j", 12 },
+	{ MODE_PALETTE, NK_DOWN, ACT_FIELD_NEXT, "Down", 0 },
+	{ MODE_PALETTE, 'k', ACT_FIELD_PREV, "k", 13 },
+	{ MODE_PALETTE, NK_UP, ACT_FIELD_PREV, "Up", 0 },
+	{ MODE_COMMAND, NK_ENTER, ACT_ACCEPT, "Enter", 10 },
+	{ MODE_COMMAND, NK_ESC, ACT_CANCEL, "Esc", 11 },
+	{ MODE_COMMAND, NK_CTRL_C, ACT_CANCEL, "C-c", 0 },
+	{ MODE_COMMAND, NK_TAB, ACT_COMPLETE, "Tab", 12 },
+	{ MODE_SEARCH, NK_ENTER, ACT_ACCEPT, "Enter", 10 },
+	{ MODE_SEARCH, NK_ESC, ACT_CANCEL, "Esc", 11 },
+	{ MODE_SEARCH, NK_CTRL_C, ACT_CANCEL, "C-c", 0 },
+	{ MODE_HELP, NK_ESC, ACT_CANCEL, "Esc", 10 },
+	{ MODE_HELP, 'j', ACT_SCROLL_DOWN, "j", 11 },
+	{ MODE_HELP, NK_DOWN, ACT_SCROLL_DOWN, "Down", 0 },
+	{ MODE_HELP, 'k', ACT_SCROLL_UP, "k", 12 },
+	{ MODE_HELP, NK_UP, ACT_SCROLL_UP, "Up", 0 },
+	{ MODE_HELP, ' ', ACT_PAGE_DOWN, "Space", 13 },
+	{ MODE_CONFIRM, 'y', ACT_YES, "y", 10 },
+	{ MODE_CONFIRM, 'n', ACT_NO, "n", 11 },
+	{ MODE_CONFIRM, NK_ESC, ACT_CANCEL, "Esc", 12 },
+	{ MODE_CONFIRM, NK_CTRL_C, ACT_INTERRUPT, "C-c", 0 },
+	{ MODE_INSIDE, NK_ESC, ACT_CANCEL, "Esc", 10 },
+	{ MODE_INSIDE, 'j', ACT_FIELD_NEXT, "j", 11 },
+	{ MODE_INSIDE, NK_DOWN, ACT_FIELD_NEXT, "Down", 0 },
+	{ MODE_INSIDE, 'k', ACT_FIELD_PREV, "k", 12 },
+	{ MODE_INSIDE, NK_UP, ACT_FIELD_PREV, "Up", 0 },
+	{ MODE_INSIDE, NK_ENTER, ACT_EDIT, "Enter", 13 },
+	{ MODE_INSIDE, 'a', ACT_ADD, "a", 14 },
+	{ MODE_INSIDE, 'd', ACT_DELETE, "d", 15 },
+	{ MODE_INSIDE, '+', ACT_INC, "+", 16 },
+	{ MODE_INSIDE, '-', ACT_DEC, "-", 17 },
+	{ MODE_PLOT, NK_ESC, ACT_CANCEL, "Esc", 10 },
+	{ MODE_PLOT, 'y', ACT_PLOT_SCALE, "y", 11 },
+	{ MODE_TEACH, ' ', ACT_STEP_NEXT, "Space", 10 },
+	{ MODE_TEACH, 'l', ACT_STEP_NEXT, "l", 0 },
+	{ MODE_TEACH, NK_RIGHT, ACT_STEP_NEXT, "Right", 0 },
+	{ MODE_TEACH, 'h', ACT_STEP_PREV, "h", 11 },
+	{ MODE_TEACH, NK_LEFT, ACT_STEP_PREV, "Left", 0 },
+	{ MODE_TEACH, NK_BACKSPACE, ACT_STEP_PREV, "BS", 0 },
+	{ MODE_TEACH, '0', ACT_STEP_FIRST, "0", 0 },
+	{ MODE_TEACH, NK_HOME, ACT_STEP_FIRST, "Home", 0 },
+	{ MODE_TEACH, NK_GG, ACT_STEP_FIRST, "gg", 0 },
+	{ MODE_TEACH, '$', ACT_STEP_LAST, "$", 0 },
+	{ MODE_TEACH, NK_END, ACT_STEP_LAST, "End", 0 },
+	{ MODE_TEACH, 'G', ACT_STEP_LAST, "G", 0 },
+	{ MODE_TEACH, 'p', ACT_PLAY, "p", 12 },
+	{ MODE_TEACH, 'P', ACT_PLAY_BACK, "P", 0 },
+	{ MODE_TEACH, '>', ACT_FASTER, ">", 0 },
+	{ MODE_TEACH, '<', ACT_SLOWER, "<", 0 },
+	{ MODE_TEACH, 'f', ACT_FORMULAS, "f", 13 },
+	{ MODE_TEACH, 'c', ACT_CONGESTION, "c", 14 },
+	{ MODE_TEACH, 'r', ACT_REDRAW_HASH, "r", 0 },
+	{ MODE_TEACH, NK_ESC, ACT_CANCEL, "Esc", 15 },
+	{ MODE_COMPARE, NK_ESC, ACT_CANCEL, "Esc", 10 },
+	{ MODE_COMPARE, 'j', ACT_SCROLL_DOWN, "j", 11 },
+	{ MODE_COMPARE, NK_DOWN, ACT_SCROLL_DOWN, "Down", 0 },
+	{ MODE_COMPARE, 'k', ACT_SCROLL_UP, "k", 12 },
+	{ MODE_COMPARE, NK_UP, ACT_SCROLL_UP, "Up", 0 },
+	{ MODE_LESSON, 'n', ACT_PAGE_NEXT, "n", 10 },
+	{ MODE_LESSON, ' ', ACT_PAGE_NEXT, "Space", 0 },
+	{ MODE_LESSON, NK_RIGHT, ACT_PAGE_NEXT, "Right", 0 },
+	{ MODE_LESSON, 'b', ACT_PAGE_PREV, "b", 11 },
+	{ MODE_LESSON, NK_LEFT, ACT_PAGE_PREV, "Left", 0 },
+	{ MODE_LESSON, NK_ESC, ACT_CANCEL, "Esc", 12 },
+	{ MODE_TEMPLATES, NK_ENTER, ACT_ACCEPT, "Enter", 10 },
+	{ MODE_TEMPLATES, NK_ESC, ACT_CANCEL, "Esc", 11 },
+	{ MODE_TEMPLATES, 'j', ACT_FIELD_NEXT, "j", 12 },
+	{ MODE_TEMPLATES, NK_DOWN, ACT_FIELD_NEXT, "Down", 0 },
+	{ MODE_TEMPLATES, 'k', ACT_FIELD_PREV, "k", 13 },
+	{ MODE_TEMPLATES, NK_UP, ACT_FIELD_PREV, "Up", 0 },
+	{ MODE_EXPORT, NK_ENTER, ACT_ACCEPT, "Enter", 10 },
+	{ MODE_EXPORT, NK_ESC, ACT_CANCEL, "Esc", 11 },
+	{ MODE_EXPORT, 'j', ACT_FIELD_NEXT, "j", 12 },
+	{ MODE_EXPORT, NK_DOWN, ACT_FIELD_NEXT, "Down", 0 },
+	{ MODE_EXPORT, 'k', ACT_FIELD_PREV, "k", 13 },
+	{ MODE_EXPORT, NK_UP, ACT_FIELD_PREV, "Up", 0 },
+	{ MODE_MESSAGES, NK_ESC, ACT_CANCEL, "Esc", 10 },
+	{ MODE_MESSAGES, 'j', ACT_SCROLL_DOWN, "j", 11 },
+	{ MODE_MESSAGES, NK_DOWN, ACT_SCROLL_DOWN, "Down", 0 },
+	{ MODE_MESSAGES, 'k', ACT_SCROLL_UP, "k", 12 },
+	{ MODE_MESSAGES, NK_UP, ACT_SCROLL_UP, "Up", 0 },
+	{ MODE_ERRORS, NK_ESC, ACT_CANCEL, "Esc", 10 },
+	{ MODE_ERRORS, 'j', ACT_SCROLL_DOWN, "j", 11 },
+	{ MODE_ERRORS, NK_DOWN, ACT_SCROLL_DOWN, "Down", 0 },
+	{ MODE_ERRORS, 'k', ACT_SCROLL_UP, "k", 12 },
+	{ MODE_ERRORS, NK_UP, ACT_SCROLL_UP, "Up", 0 },
 };
 const size_t keymap_len = sizeof keymap / sizeof keymap[0];
 
@@ -165,6 +210,8 @@ int action_lookup(const char *name)
 	return -1;
 }
 
+/* Every message also goes to the history (:messages): the status line may cut it, the history
+ * never does. A message said again at once is kept once. */
 unsigned say(struct app *app, bool error, const char *fmt, ...)
 {
 	va_list ap;
@@ -172,9 +219,16 @@ unsigned say(struct app *app, bool error, const char *fmt, ...)
 	vsnprintf(app->msg, sizeof app->msg, fmt, ap);
 	va_end(ap);
 	app->msg_error = error;
+	if (app->msg[0]) {
+		int last = app->nmsgs ? (app->nmsgs - 1) % MSG_KEEP : 0;
+		if (!app->nmsgs || strcmp(app->msgs[last].text, app->msg) || app->msgs[last].error != error) {
+			int k = app->nmsgs++ % MSG_KEEP;
+			memcpy(app->msgs[k].text, app->msg, sizeof app->msgs[k].text);
+			app->msgs[k].error = error;
+		}
+	}
 	return CHG_VIEW;
 }
-
 
 unsigned edit_result(struct app *app, bool ok)
 {
@@ -223,6 +277,7 @@ void app_free(struct app *app)
 	if (app->saved_valid)
 		design_free(&app->saved);
 	vec_release(&app->cmp_changes);
+	diag_free(&app->load_errors);
 }
 
 void app_recompute(struct app *app)
@@ -300,12 +355,12 @@ bool app_dirty(const struct app *app)
 const struct mode_ops mode_ops[MODE_COUNT] = {
 	[MODE_ANY] = { NULL, NULL, NULL, SCREEN_OVER, false },
 	[MODE_CANVAS] = { NULL, NULL, NULL, SCREEN_OVER, false },
-	[MODE_METRICS] = { NULL, NULL, NULL, SCREEN_OVER, false },
+	[MODE_METRICS] = { panel_action, NULL, NULL, SCREEN_OVER, false },
 	[MODE_FORM] = { form_action, form_text, form_draw, SCREEN_OVER, false },
 	[MODE_PALETTE] = { palette_action, NULL, palette_draw, SCREEN_OVER, false },
 	[MODE_COMMAND] = { command_action, command_text, NULL, SCREEN_OVER, false },
 	[MODE_SEARCH] = { search_action, search_text, NULL, SCREEN_OVER, false },
-	[MODE_HELP] = { help_action, NULL, help_draw, SCREEN_ALONE, false },
+	[MODE_HELP] = { help_action, NULL, help_draw, SCREEN_FULL, false },
 	[MODE_CONFIRM] = { confirm_action, confirm_text, confirm_draw, SCREEN_OVER, true },
 	[MODE_INSIDE] = { inside_action, NULL, NULL, SCREEN_OVER, false },
 	[MODE_PLOT] = { plot_action, NULL, plot_draw, SCREEN_FULL, false },
@@ -314,7 +369,66 @@ const struct mode_ops mode_ops[MODE_COUNT] = {
 	[MODE_COMPARE] = { compare_action, NULL, compare_draw, SCREEN_FULL, false },
 	[MODE_TEACH] = { teach_action, NULL, teach_draw, SCREEN_FULL, false },
 	[MODE_LESSON] = { lesson_action, NULL, lesson_draw, SCREEN_OVER, false },
+	[MODE_PANEL] = { panel_action, NULL, panel_zoom_draw, SCREEN_FULL, false },
+	[MODE_MESSAGES] = { messages_action, NULL, messages_draw, SCREEN_FULL, false },
+	[MODE_ERRORS] = { errors_action, NULL, errors_draw, SCREEN_FULL, false },
 };
+
+/* The next of auto and the algorithms that run AllReduce here, as NCCL_ALGO would force it;
+ * an edit of job.algo, so u undoes it. */
+static unsigned force_algo(struct app *app)
+{
+	static const int ua[] = { [ALGO_RING] = UA_RING, [ALGO_TREE] = UA_TREE, [ALGO_NVLS] = UA_NVLS,
+				  [ALGO_NVLSTREE] = UA_NVLSTREE, [ALGO_COLLNET] = UA_COLLNET };
+	const struct coll_result *ar = &app->metrics.colls[COLL_ALLREDUCE];
+	int next = app->design.job.algo, k;
+	for (k = 0; k <= ALGO_COLLNET; k++) {
+		next = (next + 1) % (ALGO_COLLNET + 1);
+		if (next == ALGO_AUTO || ar->algo[ua[next]].available)
+			break;
+	}
+	return force_algo_to(app, next);
+}
+
+unsigned force_algo_to(struct app *app, int algo)
+{
+	static const int ua[] = { [ALGO_RING] = UA_RING, [ALGO_TREE] = UA_TREE, [ALGO_NVLS] = UA_NVLS,
+				  [ALGO_NVLSTREE] = UA_NVLSTREE, [ALGO_COLLNET] = UA_COLLNET };
+	unsigned chg;
+	if (algo == app->design.job.algo)
+		return say(app, false, "the job already %s%s", algo ? "forces NCCL_ALGO=" : "leaves the algorithm to NCCL",
+			   algo ? ualgo_labels[ua[algo]] : "");
+	chg = edit_result(app, ed_set(&app->ed, 0, "job.algo", algo_names[algo]));
+	if (app->msg_error)
+		return chg;
+	app_recompute(app);
+	if (algo == ALGO_AUTO)
+		return chg | say(app, false, "NCCL chooses the algorithm again (NCCL_ALGO unset): %s %.1f GB/s busbw (u undoes)",
+				 ualgo_labels[coll_pick(&app->metrics.colls[COLL_ALLREDUCE], 0) - app->metrics.colls[COLL_ALLREDUCE].algo],
+				 coll_pick(&app->metrics.colls[COLL_ALLREDUCE], 0)->busbw_GBps);
+	return chg | say(app, false, "NCCL_ALGO=%s for the job: AllReduce %.1f GB/s busbw (A: the next, u undoes)",
+			 ualgo_labels[ua[algo]], coll_pick(&app->metrics.colls[COLL_ALLREDUCE], algo)->busbw_GBps);
+}
+
+/* ZZ and :x: save when there is something to save, then quit. */
+static unsigned write_quit(struct app *app, const char *path)
+{
+	unsigned c;
+	if (!app_dirty(app) && !(path && path[0]))
+		return CHG_QUIT;
+	if (!(path && path[0]) && !app->file[0]) {
+		snprintf(app->cmdline, sizeof app->cmdline, "x %.100s.yaml", app->design.name);
+		app->mode = MODE_COMMAND;
+		return say(app, false, "the design has no file yet: Enter saves it under this name and quits");
+	}
+	c = path && path[0] ? save_to(app, path) : save_checked(app, app->file);
+	return app->msg_error || app->mode == MODE_CONFIRM ? c : CHG_QUIT;
+}
+
+unsigned app_write_quit(struct app *app, const char *path)
+{
+	return write_quit(app, path);
+}
 
 /* Actions that work in every mode, and the defaults of those a mode may take itself
  * (Enter, Esc, the list keys). Actions of one mode's file reached from elsewhere (a script's
@@ -328,8 +442,21 @@ static unsigned global_action(struct app *app, enum action a)
 		app->mode = MODE_CONFIRM;
 		app->confirm = CONFIRM_QUIT;
 		snprintf(app->confirm_text, sizeof app->confirm_text,
-			 "Unsaved changes. Quit without saving? (y quits, n stays; w saves first)");
+			 "Unsaved changes. Quit without saving? (y quits, n stays; w saves first%s)",
+			 app->interrupted ? "; C-c again keeps them in a recovery file and quits" : "");
 		return CHG_VIEW;
+	case ACT_INTERRUPT: {
+		/* As q: it closes a view, or quits (asking first when there are unsaved changes). */
+		unsigned c;
+		app->interrupted = true;
+		c = app_run(app, ACT_QUIT);
+		app->interrupted = (c & CHG_QUIT) || (app->mode == MODE_CONFIRM && app->confirm == CONFIRM_QUIT);
+		return c;
+	}
+	case ACT_WRITE_QUIT:
+		return write_quit(app, NULL);
+	case ACT_QUIT_DISCARD:
+		return CHG_QUIT;
 	case ACT_HELP:
 		return help_open(app);
 	case ACT_REDRAW:
@@ -362,14 +489,23 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_SEARCH_PREV:
 		return search_step(app, a == ACT_SEARCH_NEXT ? 1 : -1);
 	case ACT_FOCUS:
-		app->mode = app->mode == MODE_METRICS ? MODE_CANVAS : MODE_METRICS;
+		app->mode = app->mode == MODE_METRICS || app->mode == MODE_PANEL ? MODE_CANVAS : MODE_METRICS;
 		return CHG_VIEW;
+	case ACT_ZOOM:
+		return panel_zoom(app);
+	case ACT_APPLY:
+		return panel_apply(app);
 	case ACT_PATTERN:
 		app->pattern = (app->pattern + 1) % PATTERNS;
 		return CHG_MODEL | CHG_VIEW;
 	case ACT_ALGO:
 		app->algo_view = app->algo_view + 1 >= UA_P2P ? -1 : app->algo_view + 1;
+		if (app->mode != MODE_TEACH)
+			say(app, false, "the panel shows %s (V: the next; A forces one for the job)",
+			    app->algo_view < 0 ? "every algorithm" : ualgo_labels[app->algo_view]);
 		return CHG_MODEL | CHG_VIEW; /* the teaching view follows it */
+	case ACT_FORCE_ALGO:
+		return force_algo(app);
 	case ACT_SIZE_UP:
 	case ACT_SIZE_DOWN:
 		app->bytes = a == ACT_SIZE_UP ? app->bytes * 2 : app->bytes / 2;
@@ -381,6 +517,8 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_PLOT_BUSBW:
 	case ACT_PLOT_SPEEDUP:
 		return plot_open(app, a);
+	case ACT_PLOT_SCALE:
+		return plot_action(app, a);
 	case ACT_JOB:
 		return form_open_struct(app, "job", "the job");
 	case ACT_FABRIC:
@@ -392,7 +530,7 @@ static unsigned global_action(struct app *app, enum action a)
 		app->mode = MODE_EXPORT;
 		return CHG_VIEW;
 	case ACT_LESSON:
-		return lesson_open(app, 0);
+		return lesson_resume(app);
 	case ACT_PAGE_NEXT:
 	case ACT_PAGE_PREV:
 		return lesson_action(app, a);
@@ -428,14 +566,11 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_CHOICE_NEXT:
 	case ACT_CHOICE_PREV:
 	case ACT_COMPLETE:
-		return CHG_VIEW;
 	case ACT_SCROLL_DOWN:
-		app->metrics_scroll++;
-		return CHG_VIEW;
 	case ACT_SCROLL_UP:
-		if (app->metrics_scroll > 0)
-			app->metrics_scroll--;
-		return CHG_VIEW;
+	case ACT_PAGE_DOWN:
+	case ACT_PAGE_UP:
+		return CHG_NONE; /* nothing scrolls here */
 	case ACT_COUNT:
 		return CHG_NONE;
 	default:
@@ -455,14 +590,55 @@ unsigned app_run(struct app *app, enum action a)
 	return chg == CHG_PASS ? CHG_NONE : chg;
 }
 
+/* How a key is written in the key table and the help: its label there, else itself. */
+void key_label(int key, char *buf, size_t size)
+{
+	size_t i;
+	for (i = 0; i < keymap_len; i++)
+		if (keymap[i].key == key) {
+			snprintf(buf, size, "%s", keymap[i].label);
+			return;
+		}
+	if (key > 0 && key < 0x20)
+		snprintf(buf, size, "C-%c", key + 'a' - 1);
+	else if (key >= 0x20 && key < 0x7f)
+		snprintf(buf, size, "%c", key);
+	else if (key >= 0x80 && key < 0x110000)
+		snprintf(buf, size, "U+%04X", (unsigned)key);
+	else
+		snprintf(buf, size, "a function key");
+}
+
 unsigned app_key(struct app *app, int key)
 {
 	const struct mode_ops *ops = &mode_ops[app->mode];
 	size_t i;
 	unsigned chg;
+	char name[32];
 	/* Text modes take printable keys first (q, u, w... are letters to type there). */
 	if (ops->text && (chg = ops->text(app, key)) != CHG_PASS)
 		return chg;
+	/* vi's two-key commands: gg, ZZ, ZQ. */
+	if (app->pending_key) {
+		int first = app->pending_key;
+		app->pending_key = 0;
+		if (first == 'g' && key == 'g')
+			key = NK_GG;
+		else if (first == 'Z' && key == 'Z')
+			key = NK_ZZ;
+		else if (first == 'Z' && key == 'Q')
+			key = NK_ZQ;
+		else if (key == NK_ESC)
+			return CHG_VIEW;
+		else {
+			key_label(key, name, sizeof name);
+			return say(app, false, "%c%s: not a key (%s)", first, name,
+				   first == 'g' ? "gg goes to the top" : "ZZ saves and quits, ZQ quits without saving");
+		}
+	} else if ((key == 'g' || key == 'Z') && !ops->modal) {
+		app->pending_key = key;
+		return CHG_VIEW;
+	}
 	for (i = 0; i < keymap_len; i++)
 		if (keymap[i].mode == (int)app->mode && keymap[i].key == key)
 			return app_run(app, keymap[i].action);
@@ -471,5 +647,8 @@ unsigned app_key(struct app *app, int key)
 	for (i = 0; i < keymap_len; i++)
 		if (keymap[i].mode == MODE_ANY && keymap[i].key == key)
 			return app_run(app, keymap[i].action);
-	return CHG_NONE;
+	key_label(key, name, sizeof name);
+	if (app->mode == MODE_CANVAS)
+		return say(app, false, "%s: not a key on the canvas (? lists the keys)", name);
+	return say(app, false, "%s: not a key in the %s view (? lists its keys)", name, mode_names[app->mode]);
 }

@@ -193,6 +193,14 @@ unsigned canvas_action(struct app *app, enum action a)
 		return move_block(app, 0, 1);
 	case ACT_INSIDE:
 		return inside_open(app);
+	case ACT_TOP:
+	case ACT_BOTTOM: {
+		int ids[1024];
+		size_t n = canvas_items(app, ids, 1024);
+		if (n)
+			app->selected = ids[a == ACT_TOP ? 0 : n - 1];
+		return CHG_VIEW;
+	}
 	default:
 		return CHG_PASS;
 	}
@@ -205,8 +213,11 @@ unsigned app_mouse(struct app *app, int kind, int x, int y)
 	size_t i;
 	if (!app->mouse)
 		return CHG_NONE;
-	if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN)
+	if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN) {
+		if (app->mode == MODE_CANVAS)
+			app->mode = MODE_METRICS; /* the wheel scrolls the panel */
 		return app_run(app, kind == MOUSE_WHEEL_DOWN ? ACT_SCROLL_DOWN : ACT_SCROLL_UP);
+	}
 	if (app->mode != MODE_CANVAS && app->mode != MODE_METRICS)
 		return CHG_NONE;
 	/* Blocks are drawn inside the canvas frame, which starts at row 1. */

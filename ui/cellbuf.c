@@ -124,6 +124,29 @@ int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role
 	return lines;
 }
 
+int cellbuf_wrap_lines(int w, const char *text)
+{
+	int lines = 0;
+	const char *p = text;
+	if (w < 4)
+		return 0;
+	while (*p) {
+		size_t rest = strlen(p), cut = rest;
+		if ((int)rest > w) {
+			cut = (size_t)w;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = (size_t)w;
+		}
+		lines++;
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return lines;
+}
+
 void cellbuf_put(struct cellbuf *c, int x, int y, uint32_t cp, int role)
 {
 	if (x < 0 || y < 0 || x >= c->w || y >= c->h)

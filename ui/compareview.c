@@ -70,9 +70,59 @@ unsigned compare_open(struct app *app)
 	if (!app->pinned)
 		return say(app, true, "nothing to compare with: :pin pins this design, :compare FILE loads one");
 	app->mode = MODE_COMPARE;
-	app->metrics_scroll = 0;
+	app->compare_top = 0;
 	return CHG_VIEW;
 }
+
+#define CMP_LINES 400
+
+struct clines {
+	int n;
+	char text[CMP_LINES][400];
+	int role[CMP_LINES], x[CMP_LINES];
+};
+
+/* Every line under the heading: the headline numbers, then what changed from A to B. */
+static void compare_lines(const struct app *app, int w, struct clines *l)
+{
+	int k, verdict, vw = w >= 100 ? 18 : 13;
+	size_t i;
+	char va[48], vb[48], delta[64], line[400];
+	l->n = 0;
+	for (k = 0; k < app->cmp_n && l->n < CMP_LINES; k++) {
+		if (!app->cmp_a[k].known && !app->cmp_b[k].known)
+			continue; /* as in ncfabric diff: not defined for either */
+		headline_delta(&app->cmp_a[k], &app->cmp_b[k], &verdict, delta, sizeof delta);
+		l->role[l->n] = verdict > 0 ? ROLE_NUMBER : verdict < 0 ? ROLE_WARNING : ROLE_NORMAL;
+		l->x[l->n] = 1;
+		snprintf(l->text[l->n++], sizeof l->text[0], "%-24s %*s %*s  %s%s", app->cmp_a[k].label, vw,
+			 headline_value(&app->cmp_a[k], va, sizeof va), vw, headline_value(&app->cmp_b[k], vb, sizeof vb), delta,
+			 verdict > 0 ? " better" : verdict < 0 ? " worse" : "");
+	}
+	if (l->n + 2 > CMP_LINES)
+		return;
+	l->text[l->n][0] = '\0';
+	l->role[l->n] = ROLE_NORMAL;
+	l->x[l->n++] = 1;
+	l->role[l->n] = ROLE_HEADING;
+	l->x[l->n] = 1;
+	snprintf(l->text[l->n++], sizeof l->text[0], "what changed from A to B: %zu%s", app->cmp_changes.n,
+		 app->cmp_changes.n ? "" : " (the same design)");
+	for (i = 0; i < app->cmp_changes.n && l->n < CMP_LINES; i++) {
+		l->role[l->n] = ROLE_NORMAL;
+		l->x[l->n] = 3;
+		snprintf(l->text[l->n++], sizeof l->text[0], "%s",
+			 change_text(&VEC_AT(app->cmp_changes, struct design_change, i), line, sizeof line));
+	}
+}
+
+/* Rows under the four heading rows, less the marker row and the status line. */
+static int compare_rows(int h)
+{
+	return h - 6 > 1 ? h - 6 : 1;
+}
+
+static struct clines scratch;
 
 unsigned compare_action(struct app *app, enum action a)
 {
@@ -83,16 +133,17 @@ unsigned compare_action(struct app *app, enum action a)
 		app->teach_play = 0;
 		return CHG_VIEW;
 	default:
-		return CHG_PASS;
+		compare_lines(app, app->screen_w, &scratch);
+		return view_scroll(&app->compare_top, a, scratch.n, compare_rows(app->screen_h));
 	}
 }
 
 /* A and B side by side: every headline number with its change, then what changed. */
 void compare_draw(const struct app *app, struct cellbuf *c)
 {
-	int y = 3 - app->metrics_scroll, k, verdict, vw = c->w >= 100 ? 18 : 13;
-	size_t i;
-	char sz[32], va[48], vb[48], delta[64], line[400];
+	static struct clines l;
+	int vw = c->w >= 100 ? 18 : 13, rows = compare_rows(c->h), top = app->compare_top, i, shown = 0;
+	char sz[32];
 	cellbuf_fill(c, 0, 0, c->w, c->h, ROLE_NORMAL);
 	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "compare at %s (Esc or C closes, j/k scroll, :unpin forgets A)",
 		       format_size(app->bytes, sz, sizeof sz));
@@ -100,26 +151,12 @@ void compare_draw(const struct app *app, struct cellbuf *c)
 	cellbuf_printf(c, 1, 2, c->w - 2, ROLE_NORMAL, "B  %s, on screen%s", app->design.name,
 		       app_dirty(app) ? " (modified)" : "");
 	cellbuf_printf(c, 1, 3, c->w - 2, ROLE_HEADING, "%-24s %*s %*s  %s", "", vw, "A", vw, "B", "B - A");
-	y++;
-	for (k = 0; k < app->cmp_n; k++) {
-		enum style_role role;
-		if (!app->cmp_a[k].known && !app->cmp_b[k].known)
-			continue; /* as in ncfabric diff: not defined for either */
-		if (y++ < 4 || y > c->h - 1)
-			continue;
-		headline_delta(&app->cmp_a[k], &app->cmp_b[k], &verdict, delta, sizeof delta);
-		role = verdict > 0 ? ROLE_NUMBER : verdict < 0 ? ROLE_WARNING : ROLE_NORMAL;
-		cellbuf_printf(c, 1, y - 1, c->w - 2, role, "%-24s %*s %*s  %s%s", app->cmp_a[k].label, vw,
-			       headline_value(&app->cmp_a[k], va, sizeof va), vw, headline_value(&app->cmp_b[k], vb, sizeof vb),
-			       delta, verdict > 0 ? " better" : verdict < 0 ? " worse" : "");
-	}
-	y++;
-	if (y >= 4 && y < c->h - 1)
-		cellbuf_printf(c, 1, y, c->w - 2, ROLE_HEADING, "what changed from A to B: %zu%s", app->cmp_changes.n,
-			       app->cmp_changes.n ? "" : " (the same design)");
-	y++;
-	for (i = 0; i < app->cmp_changes.n; i++, y++)
-		if (y >= 4 && y < c->h - 1)
-			cellbuf_printf(c, 3, y, c->w - 4, ROLE_NORMAL, "%s",
-				       change_text(&VEC_AT(app->cmp_changes, struct design_change, i), line, sizeof line));
+	compare_lines(app, c->w, &l);
+	if (top > l.n - rows)
+		top = l.n - rows;
+	if (top < 0)
+		top = 0;
+	for (i = top; i < l.n && i - top < rows; i++, shown++)
+		cellbuf_text(c, l.x[i], 4 + i - top, c->w - 1 - l.x[i], l.role[i], l.text[i]);
+	view_marks(c, 3, c->h - 2, top, l.n - top - shown);
 }

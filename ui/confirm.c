@@ -16,6 +16,8 @@ unsigned confirm_text(struct app *app, int key)
 static unsigned answer(struct app *app, bool yes)
 {
 	app->mode = MODE_CANVAS;
+	if (!yes)
+		app->interrupted = false; /* the quit begun with Ctrl-C is off */
 	if (app->confirm == CONFIRM_QUIT)
 		return yes ? CHG_QUIT : CHG_VIEW;
 	if (app->confirm == CONFIRM_DELETE)
@@ -64,7 +66,16 @@ unsigned confirm_action(struct app *app, enum action a)
 	case ACT_CANCEL:
 		if (app->confirm == CONFIRM_RECOVER)
 			return answer(app, false);
+		app->interrupted = false;
 		return CHG_PASS;
+	case ACT_INTERRUPT:
+		/* Ctrl-C again in the quit question: quit, the work kept in the recovery file. */
+		if (app->confirm == CONFIRM_QUIT) {
+			app->interrupted = true;
+			app->quit_recover = true;
+			return CHG_QUIT;
+		}
+		return confirm_action(app, ACT_CANCEL);
 	case ACT_SAVE:
 		/* w in the quit question: save, then quit. */
 		if (!app->file[0] || app->confirm != CONFIRM_QUIT)

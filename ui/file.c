@@ -51,10 +51,14 @@ unsigned save_to(struct app *app, const char *path)
 	char err[600];
 	if (!path || !path[0])
 		return say(app, true, "the built-in design has no file: :w NAME saves it");
+	if (app->file_broken && !strcmp(path, app->file))
+		return say(app, true, "not saved: %s did not load, and saving would overwrite it with this design; fix it and :e!, or :w OTHER",
+			   path);
 	if (!design_save(&app->design, path, err, sizeof err))
 		return say(app, true, "not saved: %s (the design is still here)", err);
 	if (path != app->file)
 		snprintf(app->file, sizeof app->file, "%s", path);
+	app->file_broken = false;
 	mark_saved(app);
 	disk_remember(app);
 	return say(app, false, "saved %s", app->file);
@@ -73,17 +77,25 @@ unsigned save_checked(struct app *app, const char *path)
 	return save_to(app, path);
 }
 
-/* Load path into *out; on failure say why with its position (the design on screen stays). */
+/* Load path into *out; on failure say why with its position (the design on screen stays),
+ * and keep every error for :errors. */
 bool load_or_say(struct app *app, const char *path, struct design *out)
 {
 	struct ncf_diag diag = { 0 };
 	bool ok = design_load_file(path, app->shipped, out, &diag);
 	if (!ok) {
 		const struct ncf_problem *p = diag_count(&diag) ? diag_get(&diag, 0) : NULL;
+		char more[64] = "";
+		if (diag.n_errors > 1)
+			snprintf(more, sizeof more, "; :errors lists all %d", diag.n_errors);
 		if (p && p->line)
-			say(app, true, "%s:%d:%d: %s (nothing changed)", path, p->line, p->col, p->msg);
+			say(app, true, "%s:%d:%d: %s (nothing changed%s)", path, p->line, p->col, p->msg, more);
 		else
-			say(app, true, "%s: %s (nothing changed)", path, p ? p->msg : "cannot load");
+			say(app, true, "%s: %s (nothing changed%s)", path, p ? p->msg : "cannot load", more);
+		diag_free(&app->load_errors);
+		app->load_errors = diag;
+		snprintf(app->errors_file, sizeof app->errors_file, "%s", path);
+		return false;
 	}
 	diag_free(&diag);
 	return ok;
@@ -93,15 +105,48 @@ unsigned open_file(struct app *app, const char *path)
 {
 	struct design nd;
 	if (!load_or_say(app, path, &nd))
-		return CHG_VIEW;
+		return !strcmp(path, app->file) && app->file_broken ? errors_open(app) : CHG_VIEW;
 	ed_replace(&app->ed, &nd);
 	snprintf(app->file, sizeof app->file, "%s", path);
+	app->file_broken = false;
 	mark_saved(app);
 	disk_remember(app);
 	app->selected = 0;
 	ensure_selection(app);
 	say(app, false, "opened %s", path);
 	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+/* A design name from a file name: its base name without the extension. */
+static void name_of(const char *path, char *out, size_t size)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	snprintf(out, size, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
+	if (!out[0])
+		snprintf(out, size, "design");
+}
+
+void app_start_new(struct app *app, const char *path)
+{
+	name_of(path, app->design.name, sizeof app->design.name);
+	mark_saved(app);
+	app_recompute(app);
+	say(app, false, "%s is a new file: a adds a block, T starts from a template, w creates it", path);
+}
+
+void app_start_broken(struct app *app, const char *path, struct ncf_diag *diag)
+{
+	name_of(path, app->design.name, sizeof app->design.name);
+	mark_saved(app);
+	app_recompute(app);
+	diag_free(&app->load_errors);
+	app->load_errors = *diag;
+	memset(diag, 0, sizeof *diag);
+	snprintf(app->errors_file, sizeof app->errors_file, "%s", path);
+	app->file_broken = true;
+	errors_open(app);
 }
 
 unsigned app_check_disk(struct app *app)

@@ -58,7 +58,14 @@ static void form_validate(struct app *app, int i)
 		for (k = 0; k < v->n; k++)
 			if (strcmp((const char *)v->v + k * size, f->text[i]) == 0)
 				return;
-		snprintf(f->err[i], sizeof f->err[i], "not in the catalog (Left/Right lists the choices)");
+		{
+			const char *near = name_nearest(v, size, f->text[i]);
+			if (near)
+				snprintf(f->err[i], sizeof f->err[i], "not in the catalog: did you mean '%s'? (Left/Right lists the choices)",
+					 near);
+			else
+				snprintf(f->err[i], sizeof f->err[i], "not in the catalog (Left/Right lists the choices)");
+		}
 	}
 }
 
@@ -293,7 +300,7 @@ static unsigned form_type(struct app *app, int key)
 unsigned form_text(struct app *app, int key)
 {
 	if (key == NK_ENTER || key == NK_ESC || key == NK_TAB || key == NK_BTAB || key == NK_UP || key == NK_DOWN ||
-	    key == NK_LEFT || key == NK_RIGHT || key == NK_F1)
+	    key == NK_LEFT || key == NK_RIGHT || key == NK_F1 || key == NK_PGUP || key == NK_PGDN || key == NK_CTRL_C)
 		return CHG_PASS;
 	if (app->form.purpose == FORM_TEMPLATE && (key == NK_BACKSPACE || (key >= 0x20 && key < 0x7f))) {
 		char *t = app->form.text[app->form.cur];
@@ -322,6 +329,10 @@ unsigned form_action(struct app *app, enum action a)
 	case ACT_CHOICE_PREV:
 		form_choice(app, a == ACT_CHOICE_NEXT ? 1 : -1);
 		return CHG_VIEW;
+	case ACT_TOP:
+	case ACT_BOTTOM:
+		app->form.cur = a == ACT_TOP || !app->form.nfields ? 0 : app->form.nfields - 1;
+		return CHG_VIEW;
 	default:
 		return CHG_PASS;
 	}
@@ -330,13 +341,14 @@ unsigned form_action(struct app *app, enum action a)
 void form_draw(const struct app *app, struct cellbuf *c)
 {
 	const struct form *f = &app->form;
-	int w = c->w - 6 < 76 ? c->w - 6 : 76, h = f->nfields + 5, x, y, i, top = 0, rows;
+	int w = c->w - 6 < 76 ? c->w - 6 : 76, h = f->nfields + 6, x, y, i, top = 0, rows;
 	const struct template *t = f->purpose == FORM_TEMPLATE ? &templates[f->template_index] : NULL;
+	/* Rows: the fields, a row for the "more below" marker, two of help, the keys. */
 	if (h > c->h - 2)
 		h = c->h - 2;
-	rows = h - 5;
+	rows = h - 6;
 	if (f->cur >= rows)
-		top = f->cur - rows + 1;
+		top = f->cur - rows + 1; /* scrolled to the focused field */
 	center_box(c, w, h, &x, &y);
 	cellbuf_printf(c, x + 2, y, w - 4, ROLE_HEADING, " %s ", f->title);
 	for (i = top; i < f->nfields && i - top < rows; i++) {
@@ -348,15 +360,33 @@ void form_draw(const struct app *app, struct cellbuf *c)
 		if (cur)
 			cellbuf_fill(c, x + 1, y + 1 + i - top, 0, 1, ROLE_SELECTED);
 	}
+	{
+		int below = f->nfields - top - rows;
+		char t2[48];
+		if (top > 0)
+			scroll_marks(c, x, y, w, 2, top, 0);
+		if (below > 0) {
+			snprintf(t2, sizeof t2, "%s %d more (Down)", c->ascii ? "v" : "\u2193", below);
+			cellbuf_text(c, x + w - 2 - (int)strlen(t2) + (c->ascii ? 0 : 2), y + rows + 1, w - 4, ROLE_DIM, t2);
+		}
+	}
 	if (f->nfields) {
-		const char *help, *err = t ? "" : f->err[f->cur];
-		char range[200];
-		if (t)
-			help = tparam_range(&t->params[f->cur], range, sizeof range);
-		else
-			help = f->fields[f->cur]->help;
-		cellbuf_printf(c, x + 2, y + h - 3, w - 4, err[0] ? ROLE_ERROR : ROLE_DIM, "%s%s", err[0] ? "! " : "",
-			       err[0] ? err : help);
+		const char *err = t ? "" : f->err[f->cur];
+		char range[200], help[400];
+		if (t) {
+			snprintf(help, sizeof help, "%s", tparam_range(&t->params[f->cur], range, sizeof range));
+		} else {
+			const struct field *fl = f->fields[f->cur];
+			int v = fl->type == FT_ENUM ? field_enum_parse(fl, f->text[f->cur]) : -1;
+			/* A choice says what it means: "rail: NIC i of every server goes to leaf i ..." */
+			if (v >= 0 && fl->value_help)
+				snprintf(help, sizeof help, "%s (Left/Right: %s)", fl->value_help[v], fl->help);
+			else
+				snprintf(help, sizeof help, "%s", fl->help);
+		}
+		if (err[0])
+			snprintf(help, sizeof help, "! %s", err);
+		cellbuf_wrap(c, x + 2, y + h - 4, w - 4, 2, err[0] ? ROLE_ERROR : ROLE_DIM, help);
 	}
 	cellbuf_text(c, x + 2, y + h - 2, w - 4, ROLE_DIM, "Enter applies, Esc cancels, Up/Down/Tab move, Left/Right cycle choices");
 }

@@ -28,7 +28,7 @@ unsigned inside_action(struct app *app, enum action a)
 {
 	struct server_group *g;
 	if (a != ACT_FIELD_NEXT && a != ACT_FIELD_PREV && a != ACT_INC && a != ACT_DEC && a != ACT_EDIT && a != ACT_ADD &&
-	    a != ACT_DELETE)
+	    a != ACT_DELETE && a != ACT_TOP && a != ACT_BOTTOM)
 		return CHG_PASS;
 	g = inside_group(app);
 	if (!g) {
@@ -45,6 +45,10 @@ unsigned inside_action(struct app *app, enum action a)
 	case ACT_FIELD_PREV:
 		if (app->inside_cur > 0)
 			app->inside_cur--;
+		return CHG_VIEW;
+	case ACT_TOP:
+	case ACT_BOTTOM:
+		app->inside_cur = a == ACT_TOP || !g->nics.n ? 0 : (int)g->nics.n - 1;
 		return CHG_VIEW;
 	case ACT_INC:
 	case ACT_DEC:

@@ -150,10 +150,12 @@ void lesson_text(const struct app *app, int i, char *buf, size_t size)
 unsigned lesson_open(struct app *app, int i)
 {
 	const struct lesson_page *p = &lesson_pages[i];
+	size_t depth = ed_depth(&app->ed);
 	unsigned chg = build_template(app, p->template_name, p->sets);
 	int k;
 	for (k = 0; k < 4 && p->cmds[k] && !app->msg_error; k++)
 		chg |= app_command(app, p->cmds[k]);
+	ed_merge_since(&app->ed, depth); /* the page is one edit: u undoes it */
 	app->lesson_page = i;
 	app->mode = MODE_LESSON;
 	app->pattern = COLL_ALLREDUCE;
@@ -162,6 +164,16 @@ unsigned lesson_open(struct app *app, int i)
 		say(app, false, "lesson %d of %d: n next, b back, Esc ends it (the design stays; u undoes)", i + 1,
 		    lesson_npages);
 	return chg | CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+unsigned lesson_resume(struct app *app)
+{
+	int page = app->lesson_page;
+	unsigned chg = lesson_open(app, page);
+	if (page && !app->msg_error)
+		say(app, false, "lesson page %d of %d again: n next, b back, Esc ends (:lesson 1 restarts)", page + 1,
+		    lesson_npages);
+	return chg;
 }
 
 unsigned lesson_action(struct app *app, enum action a)

@@ -10,6 +10,7 @@
 #include "ui/app.h"
 #include "ui/term.h"
 #include "ui/script.h"
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -484,9 +485,27 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
 	}
-	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
-		return rc;
-	app_init(&app, &d, &x->shipped, file);
+	if (file && strcmp(file, "-") && access(file, F_OK) != 0 && errno == ENOENT) {
+		/* As vi: a name that is not there yet is a new design that w will create. */
+		design_init(&d);
+		app_init(&app, &d, &x->shipped, file);
+		app_start_new(&app, file);
+	} else if (file && strcmp(file, "-")) {
+		struct ncf_diag diag = { 0 };
+		if (design_load_file(file, &x->shipped, &d, &diag)) {
+			app_init(&app, &d, &x->shipped, file);
+		} else {
+			/* A file with errors opens into the list of them; it is never overwritten. */
+			design_init(&d);
+			app_init(&app, &d, &x->shipped, file);
+			app_start_broken(&app, file, &diag);
+		}
+		diag_free(&diag);
+	} else {
+		if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
+			return rc;
+		app_init(&app, &d, &x->shipped, file);
+	}
 	app.mouse = o->mouse;
 	app_recovery_path(file, rpath, sizeof rpath);
 	if (access(rpath, R_OK) == 0)

@@ -40,6 +40,12 @@ struct mode_ops {
 extern const struct mode_ops mode_ops[MODE_COUNT]; /* app.c */
 
 /* app.c */
+/* Force job.algo (enum algo) as NCCL_ALGO does: an undoable edit that says what it did. */
+unsigned force_algo_to(struct app *app, int algo);
+/* :x [FILE] and ZZ: save if there is something to save (or to FILE), then quit. */
+unsigned app_write_quit(struct app *app, const char *path);
+/* How a key is shown (its label in the key table, "C-x", or the character). */
+void key_label(int key, char *buf, size_t size);
 unsigned say(struct app *app, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The change mask of an edit command: its message when refused, else a recompute. */
 unsigned edit_result(struct app *app, bool ok);
@@ -80,6 +86,10 @@ void templates_draw(const struct app *app, struct cellbuf *c);
 void export_draw(const struct app *app, struct cellbuf *c);
 
 /* cmdline.c */
+struct command {
+	const char *name, *args, *help;
+};
+extern const struct command commands[]; /* the ':' commands, NULL-terminated: completion and help */
 unsigned command_action(struct app *app, enum action a);
 unsigned command_text(struct app *app, int key);
 unsigned search_action(struct app *app, enum action a);
@@ -121,11 +131,27 @@ void compare_draw(const struct app *app, struct cellbuf *c);
 
 /* lesson.c */
 unsigned lesson_open(struct app *app, int page);
+unsigned lesson_resume(struct app *app); /* the page it was left on, or the first */
 unsigned lesson_action(struct app *app, enum action a);
 void lesson_draw(const struct app *app, struct cellbuf *c);
 
 /* panel.c */
 extern const char *const pattern_labels[]; /* by enum coll */
+unsigned panel_action(struct app *app, enum action a);
+unsigned panel_zoom(struct app *app);   /* z: the panel on the whole screen, or back */
+unsigned panel_apply(struct app *app);  /* Enter: the change the selected advice names */
+void panel_area(int w, int h, int *x, int *y, int *pw, int *ph);
+void panel_zoom_draw(const struct app *app, struct cellbuf *c);
+/* "↑ N more" and "↓ N more" on the top and bottom edges of a frame. */
+void scroll_marks(struct cellbuf *c, int x, int y, int w, int h, int above, int below);
+
+/* messages.c */
+unsigned messages_open(struct app *app);
+unsigned messages_action(struct app *app, enum action a);
+void messages_draw(const struct app *app, struct cellbuf *c);
+unsigned errors_open(struct app *app);
+unsigned errors_action(struct app *app, enum action a);
+void errors_draw(const struct app *app, struct cellbuf *c);
 void panel_draw(const struct app *app, struct cellbuf *c, int x, int y, int w, int h);
 
 /* plot.c */
@@ -140,6 +166,11 @@ void help_draw(const struct app *app, struct cellbuf *c);
 
 /* draw.c */
 void draw_status(const struct app *app, struct cellbuf *c);
+/* j/k, PgDn/PgUp, gg/G on a view of nlines lines, rows at a time: *top stays in range.
+ * CHG_PASS for other actions. */
+unsigned view_scroll(int *top, enum action a, int nlines, int rows);
+/* A full-screen view's markers: lines above (on row y_first) and below (on row y_last). */
+void view_marks(struct cellbuf *c, int y_first, int y_last, int above, int below);
 /* A framed box of w x h centred on the screen, cleared; its corner through x, y. */
 void center_box(struct cellbuf *c, int w, int h, int *x, int *y);
 

@@ -84,7 +84,17 @@ static unsigned palette_accept(struct app *app)
 				snprintf(b->to, sizeof b->to, "%s", DESIGN_SWITCH(&app->design, i)->name);
 				break;
 			}
+		/* As many links as the server has compute NIC ports not yet wired (one for a switch). */
 		b->links_each = 1;
+		if (design_find(&app->design, from, &i) == GK_SERVER) {
+			int ports = server_compute_ports(DESIGN_SERVER(&app->design, i), &app->catalog);
+			size_t k;
+			for (k = 0; k < app->design.bundles.n; k++)
+				if (!strcmp(DESIGN_BUNDLE(&app->design, k)->from, from))
+					ports -= DESIGN_BUNDLE(&app->design, k)->links_each;
+			if (ports > 1)
+				b->links_each = ports;
+		}
 	} else {
 		struct note *n = draft;
 		snprintf(n->text, sizeof n->text, "note");
@@ -105,6 +115,10 @@ unsigned palette_action(struct app *app, enum action a)
 	case ACT_FIELD_PREV:
 		app->palette_cur = (app->palette_cur + 7 + (a == ACT_FIELD_NEXT ? 1 : -1)) % 7;
 		return CHG_VIEW;
+	case ACT_TOP:
+	case ACT_BOTTOM:
+		app->palette_cur = a == ACT_TOP ? 0 : 6;
+		return CHG_VIEW;
 	default:
 		return CHG_PASS;
 	}
@@ -118,6 +132,10 @@ unsigned templates_action(struct app *app, enum action a)
 	case ACT_FIELD_NEXT:
 	case ACT_FIELD_PREV:
 		app->tmpl_cur = (app->tmpl_cur + (int)ntemplates + (a == ACT_FIELD_NEXT ? 1 : -1)) % (int)ntemplates;
+		return CHG_VIEW;
+	case ACT_TOP:
+	case ACT_BOTTOM:
+		app->tmpl_cur = a == ACT_TOP ? 0 : (int)ntemplates - 1;
 		return CHG_VIEW;
 	default:
 		return CHG_PASS;
@@ -138,6 +156,10 @@ unsigned export_action(struct app *app, enum action a)
 	case ACT_FIELD_NEXT:
 	case ACT_FIELD_PREV:
 		app->export_cur = (app->export_cur + 8 + (a == ACT_FIELD_NEXT ? 1 : -1)) % 8;
+		return CHG_VIEW;
+	case ACT_TOP:
+	case ACT_BOTTOM:
+		app->export_cur = a == ACT_TOP ? 0 : 7;
 		return CHG_VIEW;
 	default:
 		return CHG_PASS;

@@ -4,6 +4,7 @@
  * (model/teach.h) builds every step; this file only steps, plays and paints. */
 #include "ui/modes.h"
 #include "io/units.h"
+#include "ui/lesson.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,10 +75,25 @@ unsigned app_tick(struct app *app)
 
 unsigned teach_open(struct app *app)
 {
+	if (app->mode != MODE_TEACH && app->mode != MODE_HELP)
+		app->teach_back = app->mode == MODE_LESSON ? MODE_LESSON : MODE_CANVAS;
 	app->mode = MODE_TEACH;
 	if (!app->lesson_ok)
 		return say(app, true, "%s (v changes the pattern)", app->lesson_why);
-	return say(app, false, "Space steps, p plays, f formulas, c congestion, v pattern, g algorithm, ? keys");
+	return say(app, false, "Space steps, p plays, f formulas, c congestion, v pattern, V algorithm, ? keys");
+}
+
+/* Closing the view stops it playing, takes its hints away and goes back where it was
+ * opened: the canvas, or the lesson's page. */
+static unsigned teach_close(struct app *app)
+{
+	app->mode = app->teach_back == MODE_LESSON ? MODE_LESSON : MODE_CANVAS;
+	app->teach_play = 0;
+	app->msg[0] = '\0';
+	app->msg_error = false;
+	if (app->mode == MODE_LESSON)
+		say(app, false, "back to lesson page %d of %d: n next, b back, Esc ends it", app->lesson_page + 1, lesson_npages);
+	return CHG_VIEW;
 }
 
 unsigned teach_action(struct app *app, enum action a)
@@ -85,15 +101,20 @@ unsigned teach_action(struct app *app, enum action a)
 	switch (a) {
 	case ACT_QUIT:
 	case ACT_TEACH:
+	case ACT_CANCEL:
 		if (app->mode != MODE_TEACH)
 			return CHG_PASS;
-		app->mode = MODE_CANVAS;
-		app->teach_play = 0;
-		return CHG_VIEW;
+		return teach_close(app);
 	case ACT_STEP_NEXT:
 	case ACT_STEP_PREV:
 		app->teach_play = 0;
 		return teach_move(app, app->teach_step + (a == ACT_STEP_NEXT ? 1 : -1));
+	case ACT_TOP:
+	case ACT_BOTTOM:
+		if (app->mode != MODE_TEACH)
+			return CHG_PASS;
+		app->teach_play = 0;
+		return teach_move(app, a == ACT_TOP ? 0 : app->teach_steps);
 	case ACT_STEP_FIRST:
 	case ACT_STEP_LAST:
 		app->teach_play = 0;
@@ -338,10 +359,10 @@ static void draw_congestion(const struct app *app, struct cellbuf *c)
 void teach_draw(const struct app *app, struct cellbuf *c)
 {
 	const struct ring_lesson *l = &app->lesson;
-	int i;
+	int i, y;
 	cellbuf_fill(c, 0, 0, c->w, c->h, ROLE_NORMAL);
 	if (!app->lesson_ok) {
-		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach (Esc back, v pattern, g algorithm)");
+		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach (Esc back, v pattern, V algorithm)");
 		cellbuf_wrap(c, 1, 2, c->w - 2, 4, ROLE_WARNING, app->lesson_why);
 		return;
 	}
@@ -351,19 +372,29 @@ void teach_draw(const struct app *app, struct cellbuf *c)
 	}
 	if (app->teach_page == TEACH_FORMULAS) {
 		cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: the formulas with this design's numbers (f: the steps, Esc back)");
-		for (i = 0; i < app->formulas.n && 2 + i < c->h - 1; i++)
-			cellbuf_text(c, 1, 2 + i, c->w - 2, ROLE_NORMAL, app->formulas.line[i]);
+		/* Each formula wraps at the screen's width, so nothing is cut at 80 columns; when the
+		 * lines do not fit, the blank ones between the parts go first. */
+		int need = 0;
+		bool blanks;
+		for (i = 0; i < app->formulas.n; i++)
+			need += app->formulas.line[i][0] ? cellbuf_wrap_lines(c->w - 2, app->formulas.line[i]) : 1;
+		blanks = need <= c->h - 3;
+		for (i = 0, y = 2; i < app->formulas.n && y < c->h - 1; i++)
+			if (app->formulas.line[i][0])
+				y += cellbuf_wrap(c, 1, y, c->w - 2, c->h - 1 - y, ROLE_NORMAL, app->formulas.line[i]);
+			else
+				y += blanks;
 		return;
 	}
 	{
 		const char *play = app->teach_play ? app->teach_play > 0 ? ", playing" : ", playing backwards" : "";
 		int st = app->teach_step, n = app->teach_steps;
 		if (app->teach_anim == ANIM_TREE) {
-			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: Tree AllReduce, step %d of %d, %s%s (g: algorithm)", st,
+			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: Tree AllReduce, step %d of %d, %s%s (V: algorithm)", st,
 				       n, st == n ? "done" : st < app->tree.depth ? "reduce up" : "broadcast down", play);
 			draw_teach_tree(app, c);
 		} else if (app->teach_anim == ANIM_NVLS) {
-			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: NVLS AllReduce, step %d of 2, %s%s (g: algorithm)", st,
+			cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "teach: NVLS AllReduce, step %d of 2, %s%s (V: algorithm)", st,
 				       st == 0 ? "reduce in the switch" : st == 1 ? "multicast" : "done", play);
 			draw_teach_nvls(app, c);
 		} else if (app->teach_anim == ANIM_A2A) {
