@@ -424,6 +424,28 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 		cJSON_AddItemToObject(e, "auto", a);
 		cJSON_AddStringToObject(e, "fastest", cr->best_algo >= 0 ? ualgo_names[cr->best_algo] : "none");
 	}
+	if (r->sweep) {
+		/* --sweep: every pattern at nccl-tests' sizes, 8 B to 16 GiB, in the form of collectives */
+		double sizes[40];
+		int n = sweep_sizes(sizes, 40), k;
+		o = cJSON_AddObjectToObject(root, "sweep");
+		for (c = 0; c < PATTERNS; c++) {
+			cJSON *rows = cJSON_AddArrayToObject(o, coll_names[c]);
+			for (k = 0; k < n; k++) {
+				struct coll_result cr;
+				metrics_at(m, (enum coll)c, sizes[k], &cr);
+				e = cJSON_CreateObject();
+				cJSON_AddNumberToObject(e, "size_bytes", sizes[k]);
+				for (u = 0; u < UA_COUNT; u++)
+					if (m->colls[c].algo[u].available && (u != UA_P2P || c == COLL_ALLTOALL || c == COLL_SENDRECV))
+						cJSON_AddItemToObject(e, ualgo_names[u], algo_json(&cr.algo[u]));
+				a = cr.auto_algo >= 0 ? algo_json(&cr.algo[cr.auto_algo]) : cJSON_CreateObject();
+				cJSON_AddStringToObject(a, "algorithm", cr.auto_algo >= 0 ? ualgo_names[cr.auto_algo] : "none");
+				cJSON_AddItemToObject(e, "auto", a);
+				cJSON_AddItemToArray(rows, e);
+			}
+		}
+	}
 	o = cJSON_AddObjectToObject(root, "speedup");
 	cJSON_AddBoolToObject(o, "valid", w->valid);
 	if (!w->valid)
