@@ -506,3 +506,16 @@ Test(keys, teaching_view_stops_when_it_closes)
 	cr_assert_eq(app.teach_step, 0, "it does not go on playing when opened again");
 	app_free(&app);
 }
+
+/* With a bundle selected, hjkl move from it: up to its upper block, down to its lower one. */
+Test(keys, hjkl_from_a_bundle)
+{
+	open_app(NULL);
+	free(screen(":select a100->tor\nk", 80, 24));
+	cr_assert_eq(app.selected, DESIGN_SWITCH(&app.design, 0)->id, "up: the bundle's upper block");
+	free(screen(":select a100->tor\nj", 80, 24));
+	cr_assert_eq(app.selected, DESIGN_SERVER(&app.design, 0)->id, "down: its lower block");
+	free(screen(":select a100->tor\nl", 80, 24));
+	cr_assert_eq(app.selected, DESIGN_SERVER(&app.design, 0)->id, "sideways: from the lower block");
+	app_free(&app);
+}

@@ -41,6 +41,22 @@ const struct block *block_of(const struct app *app, int id)
 	return NULL;
 }
 
+/* The id of the group named name, 0 if none. */
+static int group_id(const struct app *app, const char *name)
+{
+	size_t i;
+	switch (design_find(&app->design, name, &i)) {
+	case GK_SERVER:
+		return DESIGN_SERVER(&app->design, i)->id;
+	case GK_DOMAIN:
+		return DESIGN_DOMAIN(&app->design, i)->id;
+	case GK_SWITCH:
+		return DESIGN_SWITCH(&app->design, i)->id;
+	default:
+		return 0;
+	}
+}
+
 /* The nearest block in a direction (dx, dy), by the centres of the boxes. */
 static unsigned select_dir(struct app *app, int dx, int dy)
 {
@@ -49,8 +65,27 @@ static unsigned select_dir(struct app *app, int dx, int dy)
 	int best = -1;
 	long best_d = 0;
 	if (!cur) {
-		ensure_selection(app);
-		return CHG_VIEW;
+		/* A bundle is selected: up goes to its upper block, down to its lower one, and
+		 * sideways from the lower one. */
+		const struct schema *s;
+		const struct bundle *bd = ed_object_const(&app->design, app->selected, &s);
+		if (bd && s == &bundle_schema) {
+			int up = group_id(app, bd->to), low = group_id(app, bd->from);
+			if (dy < 0 && up) {
+				app->selected = up;
+				return CHG_VIEW;
+			}
+			if (low) {
+				app->selected = low;
+				if (dy > 0)
+					return CHG_VIEW;
+				cur = block_of(app, low);
+			}
+		}
+		if (!cur) {
+			ensure_selection(app);
+			return CHG_VIEW;
+		}
 	}
 	for (i = 0; i < app->place.blocks.n; i++) {
 		const struct block *b = &VEC_AT(app->place.blocks, struct block, i);

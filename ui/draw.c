@@ -69,7 +69,8 @@ static void draw_hints(const struct app *app, struct cellbuf *c, int x, int y)
 		int need = 2 + text_cols(h[i].label) + text_cols(h[i].name);
 		if (x + need > c->w - 1)
 			break;
-		x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, " %s:%s", h[i].label, h[i].name);
+		x += cellbuf_printf(c, x, y, c->w - x, ROLE_STATUS, " %s%s%s", h[i].label, strcmp(h[i].label, ":") ? ":" : "",
+				    h[i].name); /* ":command", not "::command" */
 	}
 }
 
