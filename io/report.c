@@ -438,8 +438,8 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 				cJSON_AddNumberToObject(e, "size_bytes", sizes[k]);
 				for (u = 0; u < UA_COUNT; u++)
 					if (m->colls[c].algo[u].available && (u != UA_P2P || c == COLL_ALLTOALL || c == COLL_SENDRECV))
-						cJSON_AddItemToObject(e, ualgo_names[u], algo_json(&cr.algo[u]));
-				a = cr.auto_algo >= 0 ? algo_json(&cr.algo[cr.auto_algo]) : cJSON_CreateObject();
+						cJSON_AddItemToObject(e, ualgo_names[u], algo_json(f, &cr.algo[u]));
+				a = cr.auto_algo >= 0 ? algo_json(f, &cr.algo[cr.auto_algo]) : cJSON_CreateObject();
 				cJSON_AddStringToObject(a, "algorithm", cr.auto_algo >= 0 ? ualgo_names[cr.auto_algo] : "none");
 				cJSON_AddItemToObject(e, "auto", a);
 				cJSON_AddItemToArray(rows, e);

@@ -203,7 +203,9 @@ has "--catalog after the subcommand: used" "$TMP/out" '"catalog":	"share/catalog
 expect "report --sweep --json" 0 "$BIN" report --sweep --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["sweep"]; assert sorted(s)==["allgather","allreduce","alltoall","reducescatter","sendrecv"]; r=s["allreduce"]; assert len(r)==32 and r[0]["size_bytes"]==8 and r[-1]["size_bytes"]==17179869184; assert r[-1]["auto"]["algorithm"]=="ring"; assert abs(r[-1]["ring"]["busbw_GBps"]-r[-1]["ring"]["algbw_GBps"]*2*31/32)<1e-9; assert "p2p" in s["alltoall"][0]' "$TMP/out" \
 	&& ok "the sweep in JSON: 5 patterns x 32 sizes, busbw = algbw x 2(n-1)/n" || bad "the sweep in JSON"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["advice_commands"])==len(d["advice"]); assert "set job.algo tree" in d["advice_commands"]' "$TMP/out" \
+"$BIN" new --template reference-case --set racks=2 -o "$TMP/racks.yaml"
+"$BIN" report --json "$TMP/racks.yaml" >"$TMP/out"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["advice_commands"])==len(d["advice"]); assert d["advice_commands"][0]=="set fabric.routing adaptive" and "set job.algo tree" in d["advice_commands"] and d["advice_commands"][-1]==""' "$TMP/out" \
 	&& ok "advice_commands beside advice" || bad "advice_commands beside advice"
 
 # ---- compare on nccl-tests' own logs ----------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "shipped.h"
 #include "io/design_io.h"
+#include "layouts/template.h"
 #include "ui/app.h"
 #include "ui/lesson.h"
 #include "ui/script.h"
@@ -28,6 +29,21 @@ static void open_app(const char *file)
 		cr_assert(design_load_default(&shipped, &d, &diag));
 	diag_free(&diag);
 	app_init(&app, &d, &shipped, file);
+}
+
+/* The reference case in two racks under two spines: the ring's flows are hashed onto the
+ * ToR's uplinks, and the panel has advice to apply. */
+static void open_two_racks(void)
+{
+	const struct template *t = template_find("reference-case");
+	struct tvalues v;
+	struct design d;
+	char err[300];
+	template_defaults(t, &v);
+	cr_assert(template_set(t, &v, "racks=2", &shipped, err, sizeof err), "%s", err);
+	design_init(&d);
+	cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s", err);
+	app_init(&app, &d, &shipped, NULL);
 }
 
 static char *screen(const char *script, int w, int h)
@@ -61,26 +77,16 @@ static void golden(const char *name, const char *text)
 	cr_assert_str_eq(text, buf, "screen %s differs from %s", name, path);
 }
 
-static void screen_case(const char *file, const char *script, int w, int h, const char *name)
-{
-	char *t;
-	open_app(file);
-	t = screen(script, w, h);
-	golden(name, t);
-	free(t);
-	app_free(&app);
-}
-
 /* ---- the panel at 80x24 ------------------------------------------------------------------ */
 
 /* 80x24 has room for 14 panel lines: the bottleneck and the first advice are among them. */
 Test(keys, panel_keeps_the_bottleneck_and_the_first_advice)
 {
 	char *t;
-	open_app(NULL);
+	open_two_racks();
 	t = screen("", 80, 24);
-	cr_assert(strstr(t, "> AllReduce (Ring) is limited by flows"), "%s", t);
-	cr_assert(strstr(t, "* flows collide on each node's 4 links"), "the first advice, marked as one that applies:\n%s", t);
+	cr_assert(strstr(t, "> AllReduce (Ring) is limited by 'tor'"), "%s", t);
+	cr_assert(strstr(t, "* 'tor' hashes 8 flows onto 4 uplinks"), "the first advice, marked as one that applies:\n%s", t);
 	cr_assert(strstr(t, " Ring         28.0 Simple *NCCL"), "the algorithm that runs:\n%s", t);
 	cr_assert(strstr(t, "speedup 15.5 of 32 (48%)"), "%s", t);
 	cr_assert(strstr(t, " more lines: z "), "it says that it leaves lines out:\n%s", t);
@@ -90,21 +96,31 @@ Test(keys, panel_keeps_the_bottleneck_and_the_first_advice)
 	app_free(&app);
 }
 
-Test(keys, panel_focus_scrolls_with_markers) { screen_case(NULL, "<Tab>\nG", 80, 24, "panel-focus-bottom-80x24"); }
-Test(keys, panel_zoom) { screen_case(NULL, "z\njjjjjjjjjjj", 80, 24, "panel-zoom-80x24"); }
+static void two_racks_case(const char *script, const char *name)
+{
+	char *t;
+	open_two_racks();
+	t = screen(script, 80, 24);
+	golden(name, t);
+	free(t);
+	app_free(&app);
+}
+
+Test(keys, panel_focus_scrolls_with_markers) { two_racks_case("<Tab>\nG", "panel-focus-bottom-80x24"); }
+Test(keys, panel_zoom) { two_racks_case("z\njjjjjjjjjjj", "panel-zoom-80x24"); }
 
 /* Enter on the advice "set NCCL_ALGO=Tree" applies it as one edit; u takes it back. */
 Test(keys, advice_applies_from_the_panel_and_undoes)
 {
 	int i, k = -1;
 	char *t;
-	open_app(NULL);
+	open_two_racks();
 	free(screen("<Tab>", 80, 24));
 	cr_assert_eq(app.mode, MODE_METRICS);
 	for (i = 0; i < app.metrics.nadvice; i++)
 		if (!strcmp(app.metrics.advice_do[i], "set job.algo tree"))
 			k = i;
-	cr_assert_geq(k, 0, "the reference case advises Tree");
+	cr_assert_geq(k, 0, "the reference case in two racks advises Tree");
 	/* walk down to that advice: its lines say what Enter applies */
 	for (i = 0; i < 40 && !strstr(app.msg, "NCCL"); i++) {
 		t = screen("j", 80, 24);
@@ -128,12 +144,13 @@ Test(keys, advice_applies_from_the_panel_and_undoes)
 	app_free(&app);
 }
 
-/* The LAG advice names two commands (select, set): applied and undone as one step. */
+/* The LAG advice names two commands (select, then set lag false): applied and undone as one step. */
 Test(keys, advice_of_two_commands_is_one_undo_step)
 {
 	int i;
-	open_app(NULL);
-	free(screen("<Tab>", 80, 24));
+	open_two_racks();
+	free(screen(":select a100->tor\n:set lag true\n<Tab>", 80, 24));
+	cr_assert(DESIGN_BUNDLE(&app.design, 0)->lag);
 	for (i = 0; i < 40; i++) {
 		char *t = screen("j", 80, 24);
 		bool here = strstr(t, "[Enter: select a100->tor; set lag") != NULL;
@@ -141,11 +158,13 @@ Test(keys, advice_of_two_commands_is_one_undo_step)
 		if (here)
 			break;
 	}
+	cr_assert_lt(i, 40, "the LAG advice names its commands");
 	free(screen("<Enter>", 80, 24));
-	cr_assert(DESIGN_BUNDLE(&app.design, 0)->lag, "%s", app.msg);
+	cr_assert_not(DESIGN_BUNDLE(&app.design, 0)->lag, "unbonded: %s", app.msg);
 	free(screen("u", 80, 24));
-	cr_assert_not(DESIGN_BUNDLE(&app.design, 0)->lag, "one u undoes the whole advice");
-	cr_assert_not(app_dirty(&app));
+	cr_assert(DESIGN_BUNDLE(&app.design, 0)->lag, "one u undoes the whole advice");
+	free(screen("u", 80, 24));
+	cr_assert_not(app_dirty(&app), "and one more the :set");
 	app_free(&app);
 }
 
@@ -162,7 +181,7 @@ Test(keys, enter_on_a_line_that_names_no_change)
 
 /* ---- forcing the algorithm ----------------------------------------------------------------- */
 
-Test(keys, force_algorithm_key) { screen_case(NULL, "AA", 80, 24, "force-algo-tree-80x24"); }
+Test(keys, force_algorithm_key) { two_racks_case("AA", "force-algo-tree-80x24"); }
 
 Test(keys, force_algorithm_key_and_command)
 {
@@ -174,7 +193,7 @@ Test(keys, force_algorithm_key_and_command)
 	cr_assert_eq(app.design.job.algo, ALGO_TREE);
 	t = screen("", 80, 24);
 	cr_assert(strstr(t, "NCCL_ALGO=Tree for the job (A: next)"), "%s", t);
-	cr_assert(strstr(t, " Tree         32.5 Simple *forced"), "%s", t);
+	cr_assert(strstr(t, " Tree         42.7 Simple *forced"), "%s", t);
 	free(t);
 	/* NVLS and CollNet do not run on the reference case: A skips them, back to auto */
 	free(screen("A", 80, 24));
@@ -357,7 +376,7 @@ Test(keys, job_form_scrolls_to_the_focused_field)
 	t = screen("J", 80, 24);
 	cr_assert(strstr(t, "more (Down)"), "a marker says there is more below:\n%s", t);
 	free(t);
-	t = screen("<Up>", 80, 24); /* up from the first: the last field, algo */
+	t = screen("<Up><Up><Up>", 80, 24); /* up from the first: placement, groups, algo */
 	cr_assert(strstr(t, "algo              auto_"), "%s", t);
 	cr_assert(strstr(t, "auto: NCCL chooses from its own model"), "the choice says what it means:\n%s", t);
 	golden("job-form-last-80x24", t);
@@ -471,20 +490,20 @@ Test(keys, lesson_survives_the_teaching_view)
 {
 	char *t;
 	open_app(NULL);
-	free(screen("I\nnn", 80, 24));
-	cr_assert_eq(app.lesson_page, 2);
+	free(screen("I\nnnn", 80, 24)); /* "Where flows collide": press t, then c */
+	cr_assert_eq(app.lesson_page, 3);
 	free(screen("t\nc", 80, 24));
 	cr_assert_eq(app.mode, MODE_TEACH);
 	t = screen("<Esc>", 80, 24);
 	cr_assert_eq(app.mode, MODE_LESSON, "back to the lesson");
-	cr_assert_eq(app.lesson_page, 2, "on its page");
-	cr_assert(strstr(t, "lesson 3/8"), "%s", t);
+	cr_assert_eq(app.lesson_page, 3, "on its page");
+	cr_assert(strstr(t, "lesson 4/10"), "%s", t);
 	free(t);
 	free(screen("<Esc>", 80, 24));
 	cr_assert_eq(app.mode, MODE_CANVAS);
 	free(screen("I", 80, 24));
 	cr_assert_eq(app.mode, MODE_LESSON);
-	cr_assert_eq(app.lesson_page, 2, "I resumes where it was left");
+	cr_assert_eq(app.lesson_page, 3, "I resumes where it was left");
 	free(screen(":lesson 1", 80, 24));
 	cr_assert_eq(app.lesson_page, 0);
 	app_free(&app);

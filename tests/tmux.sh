@@ -144,14 +144,14 @@ gone "q quits after :e!"
 # The lesson sends you to the teaching view (t, then c) and comes back to its page.
 start 80 24 "$BIN"
 check "opens for the lesson" "reference-case"
-T send-keys -t ncf "I" "n" "n"
-check "lesson page 3" "lesson 3/8: Why Ring falls short"
+T send-keys -t ncf "I" "n" "n" "n"
+check "lesson page 4" "lesson 4/10: Where flows collide"
 T send-keys -t ncf "t" "c"
 check "the teaching view's congestion page" "teach: flows hashed onto links"
 T send-keys -t ncf Escape
-check "back on the lesson's page" "lesson 3/8: Why Ring falls short"
+check "back on the lesson's page" "lesson 4/10: Where flows collide"
 T send-keys -t ncf Escape "I"
-check "I resumes it there" "lesson page 3 of 8 again"
+check "I resumes it there" "lesson page 4 of 10 again"
 T send-keys -t ncf Escape
 
 # Ctrl-C asks as q does; a second one keeps the work and quits with status 130.
@@ -177,10 +177,16 @@ while [ $i -lt 100 ] && [ ! -s "$TMP/status" ]; do sleep 0.05; i=$((i + 1)); don
 if [ "$(cat "$TMP/status" 2>/dev/null)" = 130 ]; then pass=$((pass + 1)); echo "[PASS] Ctrl-C on a saved design quits with status 130"
 else fail=$((fail + 1)); echo "[FAIL] Ctrl-C on a saved design quits with status 130 (got '$(cat "$TMP/status" 2>/dev/null)')"; fi
 
-# 80x24: the bottleneck and the first advice on screen; Tab, then Enter on advice applies it.
-start 80 24 "$BIN"
-check "the bottleneck at 80x24" "> AllReduce (Ring) is limited by flows"
-check "the first advice at 80x24" "* flows collide on each node's 4 links"
+# 80x24: the bottleneck and the first advice on screen (the reference case in two racks).
+"$BIN" new --template reference-case --set racks=2 -o "$TMP/racks.yaml"
+start 80 24 "$BIN $TMP/racks.yaml"
+check "the bottleneck at 80x24" "> AllReduce (Ring) is limited by 'tor'"
+check "the first advice at 80x24" "* 'tor' hashes 8 flows onto 4 uplinks"
+T send-keys -t ncf Tab "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j"
+check "Tab: the advice says what Enter applies" "[Enter: set fabric.routing adaptive]"
+T send-keys -t ncf Enter
+check "Enter applies it" "applied: set fabric.routing adaptive (u undoes it)"
+T send-keys -t ncf Escape "u"
 T send-keys -t ncf "A" "A"
 check "A forces NCCL's algorithm" "NCCL_ALGO=Tree for the job"
 T send-keys -t ncf "u" "u" "q"
