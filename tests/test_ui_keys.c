@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "shipped.h"
+#include "screens.h"
 #include "io/design_io.h"
 #include "layouts/template.h"
 #include "ui/app.h"
@@ -16,20 +16,6 @@
 #include "ui/script.h"
 
 TestSuite(keys, .init = setup, .fini = teardown);
-
-static struct app app;
-
-static void open_app(const char *file)
-{
-	struct design d;
-	struct ncf_diag diag = { 0 };
-	if (file)
-		cr_assert(design_load_file(file, &shipped, &d, &diag), "%s", file);
-	else
-		cr_assert(design_load_default(&shipped, &d, &diag));
-	diag_free(&diag);
-	app_init(&app, &d, &shipped, file);
-}
 
 /* The reference case in two racks under two spines: the ring's flows are hashed onto the
  * ToR's uplinks, and the panel has advice to apply. */
@@ -44,37 +30,6 @@ static void open_two_racks(void)
 	design_init(&d);
 	cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s", err);
 	app_init(&app, &d, &shipped, NULL);
-}
-
-static char *screen(const char *script, int w, int h)
-{
-	char err[300], *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	cr_assert_eq(script_run(&app, script, w, h, f, err, sizeof err), 0, "%s", err);
-	fclose(f);
-	return buf;
-}
-
-static void golden(const char *name, const char *text)
-{
-	char path[256], buf[200000];
-	FILE *f;
-	size_t n;
-	snprintf(path, sizeof path, "tests/golden/%s.txt", name);
-	if (getenv("UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		cr_assert_not_null(f);
-		fputs(text, f);
-		fclose(f);
-		return;
-	}
-	f = fopen(path, "r");
-	cr_assert_not_null(f, "%s is missing: run UPDATE_GOLDEN=1 make test", path);
-	n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	cr_assert_str_eq(text, buf, "screen %s differs from %s", name, path);
 }
 
 /* ---- the panel at 80x24 ------------------------------------------------------------------ */

@@ -31,14 +31,7 @@ static void entry(struct hlines *h, const char *keys, const char *name, const ch
 	if (room < 20)
 		room = 20;
 	do {
-		int len = (int)strlen(p), cut = len;
-		if (len > room) {
-			cut = room;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (!cut)
-				cut = room;
-		}
+		int cut = text_cut(p, room);
 		if (first && nw)
 			snprintf(line, sizeof line, "  %-*s %-*s %.*s", kw, keys, nw, name, cut, p);
 		else if (first)

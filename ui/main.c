@@ -14,6 +14,7 @@
 #include "io/nccltests.h"
 #include "layouts/template.h"
 #include "ui/app.h"
+#include "ui/cellbuf.h"
 #include "ui/term.h"
 #include "ui/script.h"
 #include <errno.h>
@@ -162,6 +163,15 @@ static int next_option(const struct subcommand *c, int argc, char **argv, struct
 	}
 }
 
+/* The one FILE a command takes after its options (NULL: none given); more is bad usage. */
+static int one_operand(const char *cmd, int argc, char **argv, const char **file)
+{
+	*file = optind < argc ? argv[optind++] : NULL;
+	if (optind < argc)
+		return usage_error("%s: one design at a time ('%s' is extra)", cmd, argv[optind]);
+	return EXIT_OK;
+}
+
 static long whole_number(const char *text, long lo, long hi, bool *ok)
 {
 	char *end;
@@ -217,10 +227,8 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		file = argv[optind++];
-	if (optind < argc)
-		return usage_error("report: one design at a time ('%s' is extra)", argv[optind]);
+	if ((rc = one_operand("report", argc, argv, &file)) != EXIT_OK)
+		return rc;
 	if ((rc = load_catalog(x)) != EXIT_OK)
 		return rc;
 	if ((rc = load_design(x, file, &d, &problems)) != EXIT_OK)
@@ -284,10 +292,8 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		file = argv[optind++];
-	if (optind < argc)
-		return usage_error("export: one design at a time ('%s' is extra)", argv[optind]);
+	if ((rc = one_operand("export", argc, argv, &file)) != EXIT_OK)
+		return rc;
 	if (!file)
 		return usage_error("export: which design? (ncfabric export FILE --format FMT; - reads standard input)");
 	if (!fmt)
@@ -743,13 +749,7 @@ static void usage(FILE *out)
 				  subcommands[i].args);
 		/* its help in a column from 48, word-wrapped at 80 */
 		while (*p) {
-			int len = (int)strlen(p), cut = len > 32 ? 32 : len;
-			if (len > 32) {
-				while (cut > 0 && p[cut] != ' ')
-					cut--;
-				if (!cut)
-					cut = 32;
-			}
+			int cut = text_cut(p, 32);
 			if (col > 47) {
 				fputc('\n', out);
 				col = 0;

@@ -22,14 +22,7 @@ static void wrap(struct wrapped *w, const char *text, int width, int role)
 	if (width < 20)
 		width = 20;
 	while (*p && w->n < WRAP_MAX) {
-		int room = width - (first ? 0 : 2), len = (int)strlen(p), cut = len;
-		if (len > room) {
-			cut = room;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (!cut)
-				cut = room;
-		}
+		int room = width - (first ? 0 : 2), cut = text_cut(p, room);
 		snprintf(w->text[w->n], sizeof w->text[0], "%s%.*s", first ? "" : "  ", cut > 230 ? 230 : cut, p);
 		w->role[w->n++] = role;
 		p += cut;

@@ -164,16 +164,10 @@ static void wrap_item(struct plines *l, const struct pitem *it, int i, int width
 		return;
 	}
 	while (*p && l->n < PANEL_LINES) {
-		int room = width - (int)(start ? strlen(it->lead) : 2), len = (int)strlen(p), cut = len;
+		int room = width - (int)(start ? strlen(it->lead) : 2), cut;
 		if (room < 10)
 			room = 10;
-		if (len > room) {
-			cut = room;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (!cut)
-				cut = room;
-		}
+		cut = text_cut(p, room);
 		add_line(l, it->role, i, "%s%.*s", start ? it->lead : "  ", cut, p);
 		p += cut;
 		while (*p == ' ')

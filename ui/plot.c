@@ -40,6 +40,15 @@ static void label(struct cellbuf *c, int x, int y, int *last, int role, const ch
 	*last = x + len; /* a space before the next */
 }
 
+/* The two axes: up from (x0, y0 + h) to y0, and along to x0 + w. */
+static void axes(struct cellbuf *c, int x0, int y0, int w, int h)
+{
+	int i;
+	for (i = 0; i <= h; i++)
+		cellbuf_put(c, x0, y0 + i, c->ascii ? '|' : 0x2502, ROLE_DIM);
+	cellbuf_hline(c, x0, y0 + h, w, ROLE_DIM);
+}
+
 /* The row of value v on a y axis of h rows above y0 + h: linear from 0 to ymax, or
  * logarithmic from 10^lo to 10^hi. */
 static int ypos(double v, double ymax, bool log_axis, double lo, double hi, int y0, int h)
@@ -72,9 +81,7 @@ static void draw_busbw(const struct app *app, struct cellbuf *c, int x0, int y0,
 		cellbuf_text(c, 2, 3, c->w - 4, ROLE_WARNING, "nothing to plot");
 		return;
 	}
-	for (i = 0; i <= h; i++)
-		cellbuf_put(c, x0, y0 + i, c->ascii ? '|' : 0x2502, ROLE_DIM);
-	cellbuf_hline(c, x0, y0 + h, w, ROLE_DIM);
+	axes(c, x0, y0, w, h);
 	if (log_axis) {
 		/* Whole decades: every size shows, the smallest ones too. */
 		lo = floor(log10(ymin));
@@ -129,9 +136,7 @@ static void draw_speedup(const struct app *app, struct cellbuf *c, int x0, int y
 		cellbuf_text(c, 2, 3, c->w - 4, ROLE_WARNING, "no workload: the job needs params_b, seq_len and global_batch");
 		return;
 	}
-	for (i = 0; i <= h; i++)
-		cellbuf_put(c, x0, y0 + i, c->ascii ? '|' : 0x2502, ROLE_DIM);
-	cellbuf_hline(c, x0, y0 + h, w, ROLE_DIM);
+	axes(c, x0, y0, w, h);
 	for (i = 0; i <= 4; i++)
 		cellbuf_printf(c, 0, y0 + h - i * h / 4, x0, ROLE_DIM, "%7.4g", ymax * i / 4);
 	cellbuf_text(c, 0, y0 + h + 1, x0, ROLE_DIM, "   GPUs");
