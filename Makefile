@@ -3,7 +3,9 @@
 #   make run        install missing packages, build, open the default design
 #   make test       install missing packages, build, run every test
 #   make check      -Werror + ASan/UBSan build, tests under sanitizers, layering check
-#   make install    PREFIX=/usr/local DESTDIR= (binary, share/ data, man pages)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, catalog, man pages, bash completion,
+#                   examples and README under share/doc; the binary finds the catalog
+#                   relative to itself, so any PREFIX works)
 #   V=1             show the commands
 
 CC      ?= cc
@@ -17,6 +19,8 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 DATADIR := $(PREFIX)/share/ncfabric
+DOCDIR  := $(PREFIX)/share/doc/ncfabric
+COMPDIR := $(PREFIX)/share/bash-completion/completions
 
 PKGS    := ncursesw yaml-0.1 libcjson
 # Evaluated lazily so that a sub-make started after 'deps' sees the new packages.
@@ -258,19 +262,25 @@ deps:
 	fi
 
 # --- install --------------------------------------------------------------
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/examples \
+# The bash completion is generated from the binary's own command table.
+$(BUILD)/ncfabric.bash: $(BIN)
+	$(Q)$(BIN) --completion bash > $@.tmp && mv $@.tmp $@
+
+install: all $(BUILD)/ncfabric.bash
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(COMPDIR) \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ncfabric
 	install -m 644 share/catalog.yaml $(DESTDIR)$(DATADIR)/catalog.yaml
-	install -m 644 share/examples/*.yaml $(DESTDIR)$(DATADIR)/examples/
+	install -m 644 share/examples/*.yaml $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 644 $(BUILD)/ncfabric.bash $(DESTDIR)$(COMPDIR)/ncfabric
 	install -m 644 share/ncfabric.1 $(DESTDIR)$(PREFIX)/share/man/man1/ncfabric.1
 	install -m 644 share/ncfabric.5 $(DESTDIR)$(PREFIX)/share/man/man5/ncfabric.5
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ncfabric $(DESTDIR)$(PREFIX)/share/man/man1/ncfabric.1 \
-	  $(DESTDIR)$(PREFIX)/share/man/man5/ncfabric.5
-	rm -rf $(DESTDIR)$(DATADIR)
+	  $(DESTDIR)$(PREFIX)/share/man/man5/ncfabric.5 $(DESTDIR)$(COMPDIR)/ncfabric
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-check build-fuzz build-valgrind

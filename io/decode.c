@@ -26,13 +26,13 @@ static bool decode_field(const struct field *f, void *obj, const struct tnode *v
 				    f->sub->name, f->key, what(v));
 			return false;
 		}
+		bool ok = true;
 		for (i = 0; i < v->n; i++) {
 			void *el = vec_push(vec, f->sub->size);
 			schema_init(f->sub, el);
-			if (!decode_map(f->sub, el, v->kids[i], diag))
-				return false;
+			ok &= decode_map(f->sub, el, v->kids[i], diag); /* the others' errors too */
 		}
-		return true;
+		return ok;
 	}
 	case FT_STRUCT:
 		return decode_map(f->sub, field_struct(f, obj), v, diag);
@@ -50,9 +50,12 @@ static bool decode_field(const struct field *f, void *obj, const struct tnode *v
 	}
 }
 
+/* Every error of the mapping is reported, not only the first, so that one look at a file
+ * shows all that is wrong with it; the decode fails if any is. */
 static bool decode_map(const struct schema *s, void *obj, const struct tnode *n, struct ncf_diag *diag)
 {
 	size_t i;
+	bool ok = true, unknown = false;
 	if (n->kind != TN_MAP) {
 		diag_add_at(diag, NCF_ERROR, n->line, n->col, "expected a mapping (key: value) for a %s, got %s",
 			    s->name, what(n));
@@ -69,7 +72,9 @@ static bool decode_map(const struct schema *s, void *obj, const struct tnode *n,
 			else
 				diag_add_at(diag, NCF_ERROR, n->kline[i], n->kcol[i], "unknown key '%s' in %s (expected one of: %s)",
 					    n->keys[i], s->name, schema_keys(s, keys, sizeof keys));
-			return false;
+			ok = false;
+			unknown = true;
+			continue;
 		}
 		if (f->type == FT_INT && f->min == f->max && n->kids[i]->kind == TN_SCALAR &&
 		    strcmp(n->kids[i]->text, "1") != 0 && !n->kids[i]->quoted && f->min == 1) {
@@ -77,16 +82,16 @@ static bool decode_map(const struct schema *s, void *obj, const struct tnode *n,
 				    "unsupported format version '%s': this ncfabric reads version 1", n->kids[i]->text);
 			return false;
 		}
-		if (!decode_field(f, obj, n->kids[i], diag))
-			return false;
+		ok &= decode_field(f, obj, n->kids[i], diag);
 	}
-	for (i = 0; i < s->nfields; i++)
+	/* A key missing beside an unknown one is most likely that one misspelt: said once. */
+	for (i = 0; i < s->nfields && !unknown; i++)
 		if ((s->fields[i].flags & FF_REQUIRED) && !tnode_get(n, s->fields[i].key, NULL)) {
 			diag_add_at(diag, NCF_ERROR, n->line, n->col, "missing key '%s' in %s (%s)", s->fields[i].key,
 				    s->name, s->fields[i].help);
-			return false;
+			ok = false;
 		}
-	return true;
+	return ok;
 }
 
 bool decode(const struct schema *s, void *obj, const struct tnode *node, struct ncf_diag *diag)

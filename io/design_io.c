@@ -256,15 +256,18 @@ bool catalog_load_builtin(struct catalog *out, struct ncf_diag *diag)
 
 bool catalog_load_shipped(const char *argv0, struct catalog *out, char *source, size_t size, struct ncf_diag *diag)
 {
+	static const char *const beside[] = { "../share/ncfabric/catalog.yaml", "../share/catalog.yaml" };
 	const char *env = getenv("NCFABRIC_CATALOG");
-	char exe[PATH_MAX], path[PATH_MAX + 32];
+	char exe[PATH_MAX], path[PATH_MAX + 64];
 	ssize_t n;
+	size_t i;
 	(void)argv0;
 	if (env && env[0]) {
 		snprintf(source, size, "%s", env);
 		return catalog_load_file(env, out, diag);
 	}
-	/* Running from a source tree (build/ncfabric): use the tree's share/. */
+	/* Relative to the executable: an installed binary finds its installed catalog wherever
+	 * it was installed, a build/ncfabric the source tree's. */
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
 		char *slash;
@@ -272,13 +275,15 @@ bool catalog_load_shipped(const char *argv0, struct catalog *out, char *source, 
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(path, sizeof path, "%s/../share/catalog.yaml", exe);
-			if (access(path, R_OK) == 0) {
-				char real[PATH_MAX];
-				if (realpath(path, real))
-					snprintf(path, sizeof path, "%s", real);
-				snprintf(source, size, "%s", path);
-				return catalog_load_file(path, out, diag);
+			for (i = 0; i < sizeof beside / sizeof beside[0]; i++) {
+				snprintf(path, sizeof path, "%s/%s", exe, beside[i]);
+				if (access(path, R_OK) == 0) {
+					char real[PATH_MAX];
+					if (realpath(path, real))
+						snprintf(path, sizeof path, "%s", real);
+					snprintf(source, size, "%s", path);
+					return catalog_load_file(path, out, diag);
+				}
 			}
 		}
 	}

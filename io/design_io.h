@@ -31,8 +31,10 @@ bool file_write_atomic(const char *path, const char *text, size_t len, char *err
 
 bool catalog_load_text(const char *buf, size_t len, enum file_format fmt, struct catalog *out, struct ncf_diag *diag);
 bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *diag);
-/* The shipped catalog: $NCFABRIC_CATALOG, else share/catalog.yaml beside the binary's
- * source tree, else the installed one, else the copy built into the binary. Where it came
+/* The shipped catalog: $NCFABRIC_CATALOG; else, relative to the executable, the installed
+ * one (BINDIR/../share/ncfabric/catalog.yaml: any PREFIX, and a tree staged with DESTDIR and
+ * moved) or the source tree's (build/../share/catalog.yaml); else the one at the data
+ * directory compiled in (NCF_DATADIR); else the copy built into the binary. Where it came
  * from is written to source (a path, or "built-in"). */
 bool catalog_load_shipped(const char *argv0, struct catalog *out, char *source, size_t size,
 			  struct ncf_diag *diag);

@@ -315,7 +315,8 @@ static void report_model_text(FILE *out, const struct report_in *r)
 		fprintf(out, "  step time        %.2f ms, %.0f tokens/s\n", w->step_ms, w->tokens_per_s);
 		fprintf(out, "  speedup          %.1f of %d (efficiency %.0f%%)  [step-time form: N x T_calc / T_step]\n",
 			w->speedup, w->gpus, 100 * w->efficiency);
-		fprintf(out, "  Amdahl form      %.2f  [N / (1 + (N-1) r), r = T_comm / T_calc = %.3f: a teaching aid]\n",
+		fprintf(out, "  Amdahl form      %.2f  [the textbook's formula N / (1 + (N-1) r), with r = T_comm / T_calc = %.3f\n"
+			"                         read as a serial fraction: a teaching aid, not the prediction]\n",
 			w->amdahl_speedup, w->amdahl_r);
 		fprintf(out, "  scaling curve    GPUs: speedup (efficiency)\n");
 		for (i = 0; i < w->ncurve; i++)
@@ -430,6 +431,28 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 		cJSON_AddItemToObject(e, "auto", a);
 		cJSON_AddStringToObject(e, "fastest", cr->best_algo >= 0 ? ualgo_names[cr->best_algo] : "none");
 	}
+	if (r->sweep) {
+		/* --sweep: every pattern at nccl-tests' sizes, 8 B to 16 GiB, in the form of collectives */
+		double sizes[40];
+		int n = sweep_sizes(sizes, 40), k;
+		o = cJSON_AddObjectToObject(root, "sweep");
+		for (c = 0; c < PATTERNS; c++) {
+			cJSON *rows = cJSON_AddArrayToObject(o, coll_names[c]);
+			for (k = 0; k < n; k++) {
+				struct coll_result cr;
+				metrics_at(m, (enum coll)c, sizes[k], &cr);
+				e = cJSON_CreateObject();
+				cJSON_AddNumberToObject(e, "size_bytes", sizes[k]);
+				for (u = 0; u < UA_COUNT; u++)
+					if (m->colls[c].algo[u].available && (u != UA_P2P || c == COLL_ALLTOALL || c == COLL_SENDRECV))
+						cJSON_AddItemToObject(e, ualgo_names[u], algo_json(f, &cr.algo[u]));
+				a = cr.auto_algo >= 0 ? algo_json(f, &cr.algo[cr.auto_algo]) : cJSON_CreateObject();
+				cJSON_AddStringToObject(a, "algorithm", cr.auto_algo >= 0 ? ualgo_names[cr.auto_algo] : "none");
+				cJSON_AddItemToObject(e, "auto", a);
+				cJSON_AddItemToArray(rows, e);
+			}
+		}
+	}
 	o = cJSON_AddObjectToObject(root, "speedup");
 	cJSON_AddBoolToObject(o, "valid", w->valid);
 	if (!w->valid)
@@ -475,4 +498,8 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 	a = cJSON_AddArrayToObject(root, "advice");
 	for (i = 0; i < m->nadvice; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(m->advice[i]));
+	/* Parallel to advice: the designer's ':' commands that make the change it names, or "". */
+	a = cJSON_AddArrayToObject(root, "advice_commands");
+	for (i = 0; i < m->nadvice; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(m->advice_do[i]));
 }

@@ -189,8 +189,7 @@ void switch_ports_used(const struct design *d, const struct switch_group *sw, lo
 	}
 }
 
-/* The catalog name nearest to name, for "did you mean". */
-static const char *nearest(const struct vec *v, size_t size, const char *name)
+const char *name_nearest(const struct vec *v, size_t size, const char *name)
 {
 	size_t i, best = SIZE_MAX, nl = strlen(name);
 	const char *hit = NULL;
@@ -214,7 +213,7 @@ static const char *nearest(const struct vec *v, size_t size, const char *name)
 static void unknown_part(struct ncf_diag *diag, const char *path, const char *what, const char *name,
 			 const struct vec *v, size_t size)
 {
-	const char *s = nearest(v, size, name);
+	const char *s = name_nearest(v, size, name);
 	if (s)
 		diag_add(diag, NCF_ERROR, path, "unknown %s '%s' (did you mean '%s'?)", what, name, s);
 	else

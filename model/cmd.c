@@ -531,5 +531,18 @@ bool ed_redo(struct editor *ed)
 	return true;
 }
 
+size_t ed_depth(const struct editor *ed) { return ed->undo.n; }
+
+void ed_merge_since(struct editor *ed, size_t depth)
+{
+	size_t i;
+	if (ed->undo.n <= depth + 1)
+		return;
+	/* Keep the snapshot from before the first edit; the later ones are in between. */
+	for (i = depth + 1; i < ed->undo.n; i++)
+		design_free(&VEC_AT(ed->undo, struct design, i));
+	ed->undo.n = depth + 1;
+}
+
 bool ed_can_undo(const struct editor *ed) { return ed->undo.n > 0; }
 bool ed_can_redo(const struct editor *ed) { return ed->redo.n > 0; }

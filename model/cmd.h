@@ -55,6 +55,10 @@ bool ed_replace(struct editor *ed, struct design *nd);
 bool ed_undo(struct editor *ed);
 bool ed_redo(struct editor *ed);
 bool ed_can_undo(const struct editor *ed);
+/* Several edits as one undo step: note ed_depth before them, then ed_merge_since(depth)
+ * makes every edit since one (u undoes them together). */
+size_t ed_depth(const struct editor *ed);
+void ed_merge_since(struct editor *ed, size_t depth);
 bool ed_can_redo(const struct editor *ed);
 
 /* The schema and object with this id (0: the design), or NULL. */

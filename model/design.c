@@ -9,6 +9,22 @@ const char *const nic_use_names[] = { "compute", "storage", NULL };
 const char *const switch_role_names[] = { "leaf", "spine", "core", NULL };
 const char *const wiring_names[] = { "spread", "rail", "tor", "mesh", NULL };
 const char *const placement_names[] = { "contiguous", "random", NULL };
+static const char *const wiring_help[] = {
+	"spread: each member's links spread evenly over all switches of the group",
+	"rail: NIC i of every server goes to leaf i of its unit (rail-optimised: rings stay on a rail)",
+	"tor: all links of a server go to one leaf (top of rack)",
+	"mesh: servers linked to servers directly (links_each between each pair of members)", NULL };
+static const char *const routing_help[] = {
+	"ecmp: each flow is hashed onto one of the equal paths (static; flows can collide)",
+	"adaptive: the switches move flows to the least loaded path",
+	"spray: each packet takes any path (packet spraying; needs NICs that reorder)", NULL };
+static const char *const algo_help[] = {
+	"auto: NCCL chooses from its own model (it does not see the switches)",
+	"ring: NCCL_ALGO=Ring", "tree: NCCL_ALGO=Tree (double binary tree across nodes)",
+	"nvls: NCCL_ALGO=NVLS (reduce in the NVSwitch; Hopper and later)", "nvlstree: NCCL_ALGO=NVLSTree (NVLS in the node, a tree between)",
+	"collnet: NCCL_ALGO=CollNet (SHARP in the InfiniBand switches)", NULL };
+static const char *const attach_help[] = {
+	"pcie-switch: behind a PCIe switch its GPUs share (GPUDirect RDMA)", "cpu: on the CPU's PCIe (no GPUDirect RDMA)", NULL };
 const char *const routing_names[] = { "ecmp", "adaptive", "spray", NULL };
 const char *const dtype_names[] = { "bf16", "fp16", "fp8", "fp32", NULL };
 const char *const algo_names[] = { "auto", "ring", "tree", "nvls", "nvlstree", "collnet", NULL };
@@ -21,7 +37,7 @@ static const struct field nic_fields[] = {
 	F_INT(struct nic_spec, speed_gbps, "speed_gbps", 0, 100000, FF_OPTIONAL, "port speed, Gb/s (0: catalog)"),
 	F_INT(struct nic_spec, pcie_gen, "pcie_gen", 0, 7, FF_OPTIONAL, "PCIe generation of the slot (0: catalog)"),
 	F_INT(struct nic_spec, pcie_lanes, "pcie_lanes", 0, 64, FF_OPTIONAL, "PCIe lanes of the slot (0: catalog)"),
-	F_ENUM(struct nic_spec, attach, "attach", nic_attach_names, 0, "behind a PCIe switch shared with its GPUs, or on the CPU"),
+	F_ENUM_H(struct nic_spec, attach, "attach", nic_attach_names, attach_help, 0, "behind a PCIe switch shared with its GPUs, or on the CPU"),
 	F_ENUM(struct nic_spec, use, "use", nic_use_names, 0, "compute fabric or storage"),
 	F_STR(struct nic_spec, transport, "transport", FF_OPTIONAL,
 	      "transport NCCL uses over it (catalog name: ib, roce, efa, tcpx, sockets...); empty: the NIC's"),
@@ -62,14 +78,14 @@ static const struct field bundle_fields[] = {
 	F_STR(struct bundle, to, "to", FF_REQUIRED, "higher-tier group"),
 	F_INT(struct bundle, links_each, "links_each", 1, 4096, FF_REQUIRED, "links from each member of from"),
 	F_INT(struct bundle, speed_gbps, "speed_gbps", 0, 100000, FF_OPTIONAL, "link speed, Gb/s (0: slower end)"),
-	F_ENUM(struct bundle, wiring, "wiring", wiring_names, 0, "rail, tor, spread, or mesh (server to server)"),
+	F_ENUM_H(struct bundle, wiring, "wiring", wiring_names, wiring_help, 0, "rail, tor, spread, or mesh (server to server)"),
 	F_BOOL(struct bundle, lag, "lag", FF_OPTIONAL, "links of a member to one switch form a LAG"),
 	F_ENUM(struct bundle, media, "media", media_names, 0, "auto, dac, acc, aoc or transceiver"),
 	F_STR(struct bundle, cable, "cable", FF_OPTIONAL, "cable (catalog name)"),
 };
 
 static const struct field fabric_fields[] = {
-	F_ENUM(struct fabric_opts, routing, "routing", routing_names, 0, "ecmp, adaptive or spray"),
+	F_ENUM_H(struct fabric_opts, routing, "routing", routing_names, routing_help, 0, "ecmp, adaptive or spray"),
 	F_BOOL(struct fabric_opts, sharp, "sharp", 0, "in-network reduction (SHARP) enabled"),
 	F_BOOL(struct fabric_opts, pxn, "pxn", 0, "PXN: send through a peer GPU's NIC"),
 	F_BOOL(struct fabric_opts, cross_nic, "cross_nic", 0, "rings may enter and leave on different NICs"),
@@ -95,7 +111,7 @@ static const struct field job_fields[] = {
 	F_NUM(struct job, compute_ms, "compute_ms", 0, 1e9, 0, "compute time per step, ms (0: derived)"),
 	F_NUM(struct job, mfu, "mfu", 0, 1, 0, "model FLOPs utilisation, 0..1"),
 	F_NUM(struct job, overlap, "overlap", 0, 1, 0, "share of the compute time that communication can run behind"),
-	F_ENUM(struct job, algo, "algo", algo_names, 0, "NCCL algorithm: auto or forced"),
+	F_ENUM_H(struct job, algo, "algo", algo_names, algo_help, 0, "NCCL algorithm: auto or forced"),
 	F_STR(struct job, groups, "groups", FF_OPTIONAL,
 	      "server groups the job runs on, in rank order, comma-separated (empty: all, in design order)"),
 	F_ENUM(struct job, placement, "placement", placement_names, FF_OPTIONAL,

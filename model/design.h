@@ -167,6 +167,9 @@ void design_catalog(const struct design *d, const struct catalog *shipped, struc
  * (NIC faster than its slot, unconnected NICs, mismatched speeds, ...). Paths name the
  * field, e.g. "servers[0].gpu". Returns the number of errors. */
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag);
+/* The name nearest to name among the names that start v's elements (each size bytes), for
+ * "did you mean"; NULL if none is near. */
+const char *name_nearest(const struct vec *v, size_t size, const char *name);
 
 /* Effective per-direction PCIe bandwidth of a link, GB/s (payload after line coding). */
 double pcie_GBps(int gen, int lanes);

@@ -16,6 +16,40 @@ static void advise(struct metrics *m, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Advice that names a change one edit can make: cmd is that edit as ':' commands. */
+static void advise_do(struct metrics *m, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void advise_do(struct metrics *m, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	if (m->nadvice >= ADVICE_MAX)
+		return;
+	snprintf(m->advice_do[m->nadvice], sizeof m->advice_do[0], "%s", cmd);
+	va_start(ap, fmt);
+	vsnprintf(m->advice[m->nadvice++], sizeof m->advice[0], fmt, ap);
+	va_end(ap);
+}
+
+/* "select FROM->TO; set lag VALUE" for every bundle from a server group whose lag is not
+ * VALUE yet: the servers' own links. What does not fit in out is left out whole. */
+static void lag_commands(const struct design *d, bool value, char *out, size_t size)
+{
+	size_t i, used = 0, k;
+	out[0] = '\0';
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		int n;
+		if (design_find(d, b->from, &k) != GK_SERVER || b->lag == value)
+			continue;
+		n = snprintf(out + used, size - used, "%sselect %s->%s; set lag %s", used ? "; " : "", b->from, b->to,
+			     value ? "true" : "false");
+		if (n < 0 || (size_t)n >= size - used) {
+			out[used] = '\0';
+			break;
+		}
+		used += (size_t)n;
+	}
+}
+
 void metrics_at(const struct metrics *m, enum coll c, double bytes, struct coll_result *out)
 {
 	collective_eval(&m->fabric, &m->nccl, c, bytes, &m->loss[c], out);
@@ -134,26 +168,34 @@ static void find_advice(const struct design *d, const struct catalog *cat, struc
 	}
 	if (!f->connected && f->node.nnodes > 1)
 		advise(m, "%s: add the bundles or a switch tier that joins them", f->note);
-	if (f->lag)
-		advise(m, "a LAG hides the server's ports from NCCL: it sees one device at one port's speed and uses one port per queue pair (nccl#1015); give NCCL the NICs unbonded");
+	if (f->lag) {
+		char unbond[240];
+		lag_commands(d, false, unbond, sizeof unbond);
+		advise_do(m, unbond, "a LAG hides the server's ports from NCCL: it sees one device at one port's speed and uses one port per queue pair (nccl#1015); give NCCL the NICs unbonded");
+	}
 	if (used->available && used->loss.hashed && used->loss.hash == HASH_ECMP && used->loss.factor < 0.9 &&
 	    used->loss.binding >= 0)
-		advise(m, "'%s' hashes %ld flows onto %ld uplinks by static ECMP (%.0f%% of their capacity): adaptive routing, more queue pairs per connection (fabric.qps_per_connection) or more uplinks spread them",
+		advise_do(m, d->fabric.routing == ROUTE_ECMP ? "set fabric.routing adaptive" : "",
+			  "'%s' hashes %ld flows onto %ld uplinks by static ECMP (%.0f%% of their capacity): adaptive routing, more queue pairs per connection (fabric.qps_per_connection) or more uplinks spread them",
 		       f->tiers[used->loss.binding].group, used->loss.flows, used->loss.links, 100 * used->loss.factor);
 	if (oversub && f->wiring != WIRE_RAIL && f->node.nnodes > 1 && ar->algo[UA_RING].available &&
 	    ar->algo[UA_RING].loss.factor < 0.999)
-		advise(m, "Ring on a non-rail-aligned, oversubscribed fabric loses %.0f%%: wire rail-optimised, or use Tree",
+		advise_do(m, ar->algo[UA_TREE].available && j->algo != ALGO_TREE ? "set job.algo tree" : "", "Ring on a non-rail-aligned, oversubscribed fabric loses %.0f%%: wire rail-optimised, or use Tree",
 		       100 * (1 - ar->algo[UA_RING].loss.factor));
 	if (ar->auto_algo >= 0 && ar->best_algo >= 0 && ar->auto_algo != ar->best_algo &&
-	    ar->algo[ar->best_algo].time_us < 0.95 * ar->algo[ar->auto_algo].time_us)
-		advise(m, "NCCL would pick %s (it does not see the switches), but %s is faster on this fabric: %.1f vs %.1f GB/s busbw; set NCCL_ALGO=%s",
+	    ar->algo[ar->best_algo].time_us < 0.95 * ar->algo[ar->auto_algo].time_us &&
+	    used != &ar->algo[ar->best_algo]) { /* not when the job forces it already */
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "set job.algo %s", ualgo_names[ar->best_algo]);
+		advise_do(m, cmd, "NCCL would pick %s (it does not see the switches), but %s is faster on this fabric: %.1f vs %.1f GB/s busbw; set NCCL_ALGO=%s",
 		       ualgo_labels[ar->auto_algo], ualgo_labels[ar->best_algo], ar->algo[ar->best_algo].busbw_GBps,
 		       ar->algo[ar->auto_algo].busbw_GBps, ualgo_labels[ar->best_algo]);
+	}
 	if ((j->algo == ALGO_NVLS || j->algo == ALGO_NVLSTREE) && !ar->algo[UA_NVLS].available &&
 	    !ar->algo[UA_NVLSTREE].available)
-		advise(m, "NVLS is asked for but cannot run: %s", ar->algo[UA_NVLS].reason ? ar->algo[UA_NVLS].reason : "");
+		advise_do(m, "set job.algo auto", "NVLS is asked for but cannot run: %s", ar->algo[UA_NVLS].reason ? ar->algo[UA_NVLS].reason : "");
 	if (j->algo == ALGO_COLLNET && !ar->algo[UA_COLLNET].available)
-		advise(m, "CollNet (SHARP) is asked for but cannot run: %s",
+		advise_do(m, "set job.algo auto", "CollNet (SHARP) is asked for but cannot run: %s",
 		       ar->algo[UA_COLLNET].reason ? ar->algo[UA_COLLNET].reason : "");
 	if (f->slot_GBps > 0 && f->cards && f->ports &&
 	    f->slot_GBps < f->port_GBps * f->ports / f->cards - 1e-9)
@@ -162,9 +204,12 @@ static void find_advice(const struct design *d, const struct catalog *cat, struc
 	if (m->work.valid) {
 		const struct workload *w = &m->work;
 		int G = f->node.ppn;
-		if (w->tp > G)
-			advise(m, "TP %d spans %s: keep tensor parallelism inside the NVLink domain (%d GPUs)", w->tp,
+		if (w->tp > G) {
+			char cmd[64];
+			snprintf(cmd, sizeof cmd, "set job.tp %d", G);
+			advise_do(m, cmd, "TP %d spans %s: keep tensor parallelism inside the NVLink domain (%d GPUs)", w->tp,
 			       f->domain_node ? "NVLink domains" : "servers", G);
+		}
 		if (w->efficiency < 0.7)
 			advise(m, "scaling efficiency is %.0f%% (under 70%%): communication is exposed; more cross-node bandwidth, overlap or a matching algorithm would help",
 			       100 * w->efficiency);
@@ -178,7 +223,7 @@ static void find_advice(const struct design *d, const struct catalog *cat, struc
 		}
 	}
 	if (d->fabric.sharp && !f->node.collnet && f->node.nnodes > 1)
-		advise(m, "SHARP is on, but not every switch and NIC on the path supports it (InfiniBand, Quantum and ConnectX-6 or later)");
+		advise_do(m, "set fabric.sharp false", "SHARP is on, but not every switch and NIC on the path supports it (InfiniBand, Quantum and ConnectX-6 or later)");
 	(void)cat;
 }
 

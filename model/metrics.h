@@ -22,6 +22,10 @@ struct metrics {
 	char bottleneck[320];
 	int nadvice;
 	char advice[ADVICE_MAX][320];
+	/* The change advice[i] names, as ':' commands of the designer separated by "; "
+	 * ("set job.algo tree", "select a100->tor; set lag true"); "" when it names none
+	 * that one edit can make. The designer applies it from the panel; u undoes it. */
+	char advice_do[ADVICE_MAX][240];
 };
 
 /* gpus 0: the job's own count. bytes: message size (nccl-tests "size"). */

@@ -31,6 +31,7 @@ struct field {
 	const struct schema *sub;  /* FT_LIST, FT_STRUCT */
 	unsigned flags;
 	const char *help;
+	const char *const *value_help; /* FT_ENUM: what each of names[] means (forms show it), or NULL */
 };
 
 struct schema {
@@ -89,19 +90,22 @@ bool field_is_empty(const struct field *f, const void *obj);
 
 /* Table helpers: T is the struct, m the member. */
 #define F_STR(T, m, key, fl, help) \
-	{ key, FT_STR, offsetof(T, m), sizeof(((T *)0)->m), 0, 0, NULL, NULL, fl, help }
+	{ key, FT_STR, offsetof(T, m), sizeof(((T *)0)->m), 0, 0, NULL, NULL, fl, help, NULL }
 #define F_INT(T, m, key, lo, hi, fl, help) \
-	{ key, FT_INT, offsetof(T, m), sizeof(int), lo, hi, NULL, NULL, fl, help }
+	{ key, FT_INT, offsetof(T, m), sizeof(int), lo, hi, NULL, NULL, fl, help, NULL }
 #define F_NUM(T, m, key, lo, hi, fl, help) \
-	{ key, FT_NUM, offsetof(T, m), sizeof(double), lo, hi, NULL, NULL, fl, help }
+	{ key, FT_NUM, offsetof(T, m), sizeof(double), lo, hi, NULL, NULL, fl, help, NULL }
 #define F_BOOL(T, m, key, fl, help) \
-	{ key, FT_BOOL, offsetof(T, m), sizeof(bool), 0, 1, NULL, NULL, fl, help }
+	{ key, FT_BOOL, offsetof(T, m), sizeof(bool), 0, 1, NULL, NULL, fl, help, NULL }
 #define F_ENUM(T, m, key, nm, fl, help) \
-	{ key, FT_ENUM, offsetof(T, m), sizeof(int), 0, 0, nm, NULL, fl, help }
+	{ key, FT_ENUM, offsetof(T, m), sizeof(int), 0, 0, nm, NULL, fl, help, NULL }
+/* An enum whose values each come with a line saying what they mean (vh, parallel to nm). */
+#define F_ENUM_H(T, m, key, nm, vh, fl, help) \
+	{ key, FT_ENUM, offsetof(T, m), sizeof(int), 0, 0, nm, NULL, fl, help, vh }
 #define F_LIST(T, m, key, sc, fl, help) \
-	{ key, FT_LIST, offsetof(T, m), sizeof(struct vec), 0, 0, NULL, sc, fl, help }
+	{ key, FT_LIST, offsetof(T, m), sizeof(struct vec), 0, 0, NULL, sc, fl, help, NULL }
 #define F_STRUCT(T, m, key, sc, fl, help) \
-	{ key, FT_STRUCT, offsetof(T, m), sizeof(((T *)0)->m), 0, 0, NULL, sc, fl, help }
+	{ key, FT_STRUCT, offsetof(T, m), sizeof(((T *)0)->m), 0, 0, NULL, sc, fl, help, NULL }
 #define SCHEMA(nm, T, tbl, def) { nm, sizeof(T), tbl, FIELD_COUNT(tbl), def }
 
 #endif

@@ -134,10 +134,10 @@ void formulas_build(const struct metrics *m, const struct ring_lesson *l, struct
 	    w->compute_ms, w->bubble_ms, w->comm_exposed_ms, comm);
 	add(f, "speedup = N T_calc / (T_calc + T_comm) = %d x %.1f / (%.1f + %.1f) = %.2f  (efficiency %.1f%%)", w->gpus,
 	    w->compute_ms, w->compute_ms, comm, w->speedup, 100.0 * w->efficiency);
-	add(f, "Amdahl (a teaching aid): speedup = N / (1 + (N-1) r) with a serial fraction r; taking");
-	add(f, "  r = T_comm / T_calc = %.1f / %.1f = %.3f gives %d / (1 + %d x %.3f) = %.2f: it treats all", comm,
-	    w->compute_ms, w->amdahl_r, w->gpus, w->gpus - 1, w->amdahl_r, w->amdahl_speedup);
-	add(f, "  communication as serial work that never shrinks, so it is far below the step-time form");
+	add(f, "the textbook's Amdahl form (a teaching aid): speedup = N / (1 + (N-1) r), r a serial fraction; "
+	       "r = T_comm / T_calc = %.1f / %.1f = %.3f gives %d / (1 + %d x %.3f) = %.2f", comm, w->compute_ms, w->amdahl_r,
+	    w->gpus, w->gpus - 1, w->amdahl_r, w->amdahl_speedup);
+	add(f, "%s", "it treats all communication as serial work that never shrinks, so it is far below the step-time form");
 }
 
 int congestion_link(unsigned seed, int flow, int links)

@@ -146,13 +146,131 @@ has "compare prints measured and predicted" "$TMP/out" "measured    predicted"
 expect "compare a log that names its test" 0 "$BIN" compare share/examples/dgx-h100-1su.yaml tests/data/nccl/h100-allgather.log
 has "compare flags low sizes" "$TMP/out" "LOW: more than 20% below the model"
 has "compare suggests checks in order" "$TMP/out" "1. Raw links"
-expect "compare needs the collective" 2 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log
-has "collective message" "$TMP/err" "the log does not say which test wrote it: give --collective"
+expect "an old log is identified by its columns" 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log
+has "identified: size = count, busbw = 2(n-1)/n algbw" "$TMP/out" "the log: all_reduce_perf, from its columns (size = count, busbw = 2(n-1)/n x algbw)"
+# ncfabric's own expect output names all_reduce_perf: "reduce_perf" inside it is not reduce.
+"$BIN" expect share/examples/reference-case.yaml >"$TMP/expect.log"
+expect "compare reads expect's own output" 0 "$BIN" compare share/examples/reference-case.yaml "$TMP/expect.log"
+has "expect's output is all_reduce_perf" "$TMP/out" "the log: all_reduce_perf, as its header says"
+has "the model matches itself" "$TMP/out" "0 of 32 sizes are more than 20% below the model"
 expect "compare a malformed log" 2 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/malformed.log -c allreduce
 has "malformed log line" "$TMP/err" "ncfabric: tests/data/nccl/malformed.log:43:1: expected a result line"
 expect "compare a partial log" 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/truncated.log -c allreduce
 has "partial log noted" "$TMP/out" "the log ends early: compared as far as it goes"
 
+
+# ---- one option syntax (getopt_long) ----------------------------------------------------------
+"$BIN" report --json --gpus 16 >"$TMP/a.json"
+for form in "--gpus=16 --json" "-g 16 -j" "-g16 -j" "-jg16" "-j -- -" ; do
+	if [ "$form" = "-j -- -" ]; then
+		"$BIN" report -g 16 $form <share/examples/reference-case.yaml >"$TMP/b.json" 2>"$TMP/err"
+		sed -i 's/"file":\t"(standard input)"/"file":\t"(built-in default)"/' "$TMP/b.json"
+	else
+		"$BIN" report $form >"$TMP/b.json" 2>"$TMP/err"
+	fi
+	if cmp -s "$TMP/a.json" "$TMP/b.json"; then ok "report $form is report --json --gpus 16"
+	else bad "report $form is report --json --gpus 16" "$(diff "$TMP/a.json" "$TMP/b.json" | head -5; cat "$TMP/err")"; fi
+done
+expect "options after the operands" 0 "$BIN" report share/examples/pcie-box.yaml --json
+has "options after the operands: the file" "$TMP/out" '"file":	"share/examples/pcie-box.yaml"'
+expect "-- ends the options" 2 "$BIN" report -- --json
+has "-- ends the options: --json is a file" "$TMP/err" "ncfabric: --json: cannot open"
+expect "expect --gpus=N (was refused)" 0 "$BIN" expect share/examples/dgx-h100-1su.yaml --gpus=16
+has "expect on 16 GPUs" "$TMP/out" "# 16 ranks on 2 nodes"
+expect "expect -c allgather -g8" 0 "$BIN" expect share/examples/dgx-h100-1su.yaml -c allgather -g8
+has "expect allgather on 8" "$TMP/out" "all_gather_perf"
+expect "expect -o -" 0 "$BIN" expect share/examples/reference-case.yaml -o -
+has "expect -o - to standard output" "$TMP/out" "# ncfabric expect: all_reduce_perf"
+expect "expect -o FILE" 0 "$BIN" expect share/examples/reference-case.yaml -o "$TMP/e.txt"
+has "expect -o FILE writes it" "$TMP/e.txt" "# ncfabric expect: all_reduce_perf"
+expect "export from standard input" 0 sh -c "\"$BIN\" export - -f json <share/examples/pcie-box.yaml"
+has "export - reads stdin" "$TMP/out" '"name":	"pcie-box"'
+expect "new --set before --template" 0 "$BIN" new --set units=2 -t superpod -o "$TMP/sp2.yaml"
+has "new --set before --template applied" "$TMP/sp2.yaml" "name: superpod-2-su"
+expect "diff -j" 1 "$BIN" diff -j share/examples/reference-case.yaml share/examples/pcie-box.yaml
+expect "a command's --help" 0 "$BIN" compare --help
+has "compare --help names its options" "$TMP/out" "-c, --collective C"
+expect "--size needs a value" 2 "$BIN" report --size
+has "--size needs a value: said" "$TMP/err" "ncfabric: report: --size needs a value"
+expect "--json takes no value" 2 "$BIN" report --json=yes
+has "--json takes no value: said" "$TMP/err" "ncfabric: report: --json takes no value"
+expect "an unknown short option" 2 "$BIN" report -jx
+has "an unknown short option: said" "$TMP/err" "ncfabric: report: unknown option -x (in '-jx')"
+expect "--catalog after the subcommand" 0 "$BIN" report --catalog share/catalog.yaml --json
+has "--catalog after the subcommand: used" "$TMP/out" '"catalog":	"share/catalog.yaml"'
+
+# ---- report --sweep --json ----------------------------------------------------------------------
+expect "report --sweep --json" 0 "$BIN" report --sweep --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["sweep"]; assert sorted(s)==["allgather","allreduce","alltoall","reducescatter","sendrecv"]; r=s["allreduce"]; assert len(r)==32 and r[0]["size_bytes"]==8 and r[-1]["size_bytes"]==17179869184; assert r[-1]["auto"]["algorithm"]=="ring"; assert abs(r[-1]["ring"]["busbw_GBps"]-r[-1]["ring"]["algbw_GBps"]*2*31/32)<1e-9; assert "p2p" in s["alltoall"][0]' "$TMP/out" \
+	&& ok "the sweep in JSON: 5 patterns x 32 sizes, busbw = algbw x 2(n-1)/n" || bad "the sweep in JSON"
+"$BIN" new --template reference-case --set racks=2 -o "$TMP/racks.yaml"
+"$BIN" report --json "$TMP/racks.yaml" >"$TMP/out"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["advice_commands"])==len(d["advice"]); assert d["advice_commands"][0]=="set fabric.routing adaptive" and "set job.algo tree" in d["advice_commands"] and d["advice_commands"][-1]==""' "$TMP/out" \
+	&& ok "advice_commands beside advice" || bad "advice_commands beside advice"
+
+# ---- compare on nccl-tests' own logs ----------------------------------------------------------
+"$BIN" new --template single-node --set gpu=h100-sxm5 -o "$TMP/one.yaml" 2>/dev/null || "$BIN" new --template single-node -o "$TMP/one.yaml"
+for c in all_reduce all_gather reduce_scatter alltoall sendrecv; do
+	expect "compare $c -g 8" 0 "$BIN" compare "$TMP/one.yaml" tests/data/nccl/nt-$c-g8.log
+	has "$c -g 8: named by its header" "$TMP/out" "the log: ${c}_perf, as its header says"
+	has "$c -g 8: on 8 ranks" "$TMP/out" "(${c}, 8 ranks on 1 node)"
+	expect "compare $c on 16 ranks" 0 "$BIN" compare share/examples/dgx-h100-1su.yaml tests/data/nccl/nt-$c-np16.log
+	has "$c on 16 ranks from the Rank lines" "$TMP/out" "(${c}, 16 ranks on 2 nodes)"
+done
+has "NCCL's lines skipped, the WARN named" "$TMP/out" "ncfabric compare"
+"$BIN" compare share/examples/dgx-h100-1su.yaml tests/data/nccl/nt-all_reduce-np16.log >"$TMP/out" 2>&1
+has "NCCL INFO and WARN skipped" "$TMP/out" "note: 7 lines of NCCL's own skipped, 1 NCCL WARN (line 42: node02:2203:2219 [3] NCCL WARN NET/IB : Got async event : port error)"
+# 1 GiB in the log's 5632.41 us: 1073741824 / 5632.41e3 x 2 x 15/16 = 357.443 GB/s busbw
+has "the measured busbw from the time" "$TMP/out" "  1073741824      357.443"
+for v in g8 np16; do
+	expect "broadcast $v: not modelled" 2 "$BIN" compare "$TMP/one.yaml" tests/data/nccl/nt-broadcast-$v.log
+	has "broadcast $v: says so" "$TMP/err" "broadcast_perf is not modelled yet"
+done
+# Without their headers: the columns tell reduce_scatter, all_reduce, sendrecv and broadcast
+# apart, all_gather and alltoall only by name.
+for c in all_reduce reduce_scatter sendrecv broadcast all_gather alltoall; do
+	grep -v "Collective test starting" tests/data/nccl/nt-$c-g8.log | grep -v "Collective test concluded" >"$TMP/nohead-$c.log"
+done
+for c in all_reduce reduce_scatter sendrecv; do
+	expect "$c without its header" 0 "$BIN" compare "$TMP/one.yaml" "$TMP/nohead-$c.log"
+	has "$c from its columns" "$TMP/out" "the log: ${c}_perf, from its columns"
+done
+expect "broadcast without its header" 2 "$BIN" compare "$TMP/one.yaml" "$TMP/nohead-broadcast.log"
+has "broadcast from its root column" "$TMP/err" "broadcast_perf is not modelled yet"
+expect "all_gather without its header" 2 "$BIN" compare "$TMP/one.yaml" "$TMP/nohead-all_gather.log"
+has "all_gather or alltoall: asks" "$TMP/err" "all_gather_perf or alltoall_perf (their columns are alike, and the log does not name its test): give --collective"
+expect "alltoall without its header, named" 0 "$BIN" compare "$TMP/one.yaml" "$TMP/nohead-alltoall.log" -c alltoall
+expect "the log from standard input" 0 sh -c "\"$BIN\" compare \"$TMP/one.yaml\" - <tests/data/nccl/nt-sendrecv-g8.log"
+has "the log from standard input: named" "$TMP/out" "ncfabric compare: (standard input) against"
+printf '# nccl-tests version 2.19.6\n# Collective test starting: all_reduce_perf\n#\n' >"$TMP/empty.log"
+expect "nothing comparable" 2 "$BIN" compare "$TMP/one.yaml" "$TMP/empty.log"
+has "nothing comparable: said" "$TMP/err" "nothing comparable: no result line parsed"
+expect "both from standard input" 2 "$BIN" compare - -
+
+# ---- an installed binary finds the installed catalog, wherever it was installed -----------------
+mkdir -p "$TMP/prefix/bin" "$TMP/prefix/share/ncfabric"
+cp "$BIN" "$TMP/prefix/bin/ncfabric"
+cp share/catalog.yaml "$TMP/prefix/share/ncfabric/catalog.yaml"
+expect "an installed binary" 0 "$TMP/prefix/bin/ncfabric" report --json
+has "it reads the catalog installed beside it" "$TMP/out" "\"catalog\":	\"$TMP/prefix/share/ncfabric/catalog.yaml\""
+
+# ---- bash completion, from the command table ----------------------------------------------------
+expect "--completion bash" 0 "$BIN" --completion bash
+cp "$TMP/out" "$TMP/ncfabric.bash"
+if command -v bash >/dev/null 2>&1; then
+	bash -n "$TMP/ncfabric.bash" && ok "the completion is bash" || bad "the completion is bash"
+	# _init_completion and _filedir come with bash-completion; stand-ins here
+	got=$(bash -c '. "$1"; _init_completion() { words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }; _filedir() { :; }
+		COMP_WORDS=(ncfabric re); COMP_CWORD=1; _ncfabric; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(ncfabric report --sw); COMP_CWORD=2; _ncfabric; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(ncfabric export x.yaml --format a); COMP_CWORD=4; _ncfabric; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(ncfabric new -t sup); COMP_CWORD=3; _ncfabric; echo "${COMPREPLY[*]}"' sh "$TMP/ncfabric.bash")
+	want="report
+--sweep
+astra-sim
+superpod"
+	[ "$got" = "$want" ] && ok "completion: subcommands, options, formats, templates" || bad "completion" "$got"
+fi
 printf 'i\n+\n<Esc>\n:w %s/s.yaml\n' "$TMP" >"$TMP/s.script"
 expect "--script runs the designer headless" 0 "$BIN" --script "$TMP/s.script" --dump-screen "$TMP/screen.txt"
 has "the dumped screen shows the edit" "$TMP/screen.txt" "network 62.5 GB/s per node (5 x 100G)"

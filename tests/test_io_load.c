@@ -329,3 +329,23 @@ Test(io, man5_documents_every_key)
 	keys_documented(&design_schema, man);
 	free(man);
 }
+
+/* A file with several mistakes: every one is reported in file order, each at its place. */
+Test(io, every_error_of_a_file_is_reported)
+{
+	struct design d;
+	struct ncf_diag diag = { 0 };
+	static const char *const want[] = { "6:12: expected a whole number for 'count', got 'four'",
+					     "12:9: unknown key 'cout' in NIC entry (did you mean 'count'?)",
+					     "15:11: expected leaf, spine or core for 'role', got 'leafx'" };
+	size_t i;
+	cr_assert_not(design_load_file("tests/data/many-errors.yaml", &shipped, &d, &diag));
+	cr_assert_eq(diag.n_errors, 3, "got %d errors", diag.n_errors);
+	for (i = 0; i < 3; i++) {
+		const struct ncf_problem *p = diag_get(&diag, i);
+		char got[400];
+		snprintf(got, sizeof got, "%d:%d: %s", p->line, p->col, p->msg);
+		cr_expect_str_eq(got, want[i]);
+	}
+	diag_free(&diag);
+}

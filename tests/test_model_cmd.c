@@ -43,6 +43,26 @@ Test(cmd, set_undo_redo)
 	cr_assert_not(ed_redo(&ed));
 }
 
+/* Two edits merged are one undo step: u takes both back, Ctrl-R brings both again. */
+Test(cmd, merged_edits_undo_together)
+{
+	size_t depth = ed_depth(&ed);
+	cr_assert(ed_set(&ed, server_id(), "count", "6"), "%s", ed.msg);
+	cr_assert(ed_set(&ed, 0, "job.mfu", "0.5"), "%s", ed.msg);
+	cr_assert_eq(ed_depth(&ed), depth + 2);
+	ed_merge_since(&ed, depth);
+	cr_assert_eq(ed_depth(&ed), depth + 1);
+	cr_assert(ed_undo(&ed));
+	cr_assert_eq(DESIGN_SERVER(&d, 0)->count, 4);
+	cr_assert_float_eq(d.job.mfu, 0.4, 1e-12);
+	cr_assert_not(ed_undo(&ed), "one step held both");
+	cr_assert(ed_redo(&ed));
+	cr_assert_eq(DESIGN_SERVER(&d, 0)->count, 6);
+	cr_assert_float_eq(d.job.mfu, 0.5, 1e-12);
+	ed_merge_since(&ed, ed_depth(&ed)); /* nothing since: no change */
+	cr_assert_eq(ed_depth(&ed), depth + 1);
+}
+
 Test(cmd, nested_keys)
 {
 	cr_assert(ed_set(&ed, server_id(), "nics[0].speed_gbps", "50"), "%s", ed.msg);

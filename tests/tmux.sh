@@ -115,5 +115,82 @@ check "quit asks" "Quit without saving?"
 T send-keys -t ncf "y"
 gone "y quits"
 
+# A file that does not exist is a new design that w creates (as vi does).
+start 80 24 "$BIN $TMP/new.yaml"
+check "a new file: a new design" "new.yaml is a new file"
+T send-keys -t ncf "T" Enter Enter
+check "a template on it" "new design from template"
+T send-keys -t ncf "w"
+check "w creates it" "saved $TMP/new.yaml"
+T send-keys -t ncf "q"
+gone "q quits the new design"
+
+# A file with errors opens into the list of all of them; it is not overwritten; :e! loads
+# it once it is fixed.
+cp tests/data/many-errors.yaml "$TMP/bad.yaml"
+start 80 24 "$BIN $TMP/bad.yaml"
+check "the error list" "bad.yaml did not load: 3 errors"
+check "every error with its place" "bad.yaml:15:11: expected leaf, spine or core"
+T send-keys -t ncf Escape "w"
+check "w does not overwrite it" "not saved: $TMP/bad.yaml did not load"
+if cmp -s tests/data/many-errors.yaml "$TMP/bad.yaml"; then pass=$((pass + 1)); echo "[PASS] the broken file is untouched"
+else fail=$((fail + 1)); echo "[FAIL] the broken file is untouched"; fi
+cp share/examples/pcie-box.yaml "$TMP/bad.yaml"
+T send-keys -t ncf ":e!" Enter
+check ":e! loads it once fixed" "opened $TMP/bad.yaml"
+T send-keys -t ncf "q"
+gone "q quits after :e!"
+
+# The lesson sends you to the teaching view (t, then c) and comes back to its page.
+start 80 24 "$BIN"
+check "opens for the lesson" "reference-case"
+T send-keys -t ncf "I" "n" "n" "n"
+check "lesson page 4" "lesson 4/10: Where flows collide"
+T send-keys -t ncf "t" "c"
+check "the teaching view's congestion page" "teach: flows hashed onto links"
+T send-keys -t ncf Escape
+check "back on the lesson's page" "lesson 4/10: Where flows collide"
+T send-keys -t ncf Escape "I"
+check "I resumes it there" "lesson page 4 of 10 again"
+T send-keys -t ncf Escape
+
+# Ctrl-C asks as q does; a second one keeps the work and quits with status 130.
+T send-keys -t ncf "+"
+check "an unsaved edit" "[modified]"
+T send-keys -t ncf C-c
+check "Ctrl-C asks" "Quit without saving?"
+T send-keys -t ncf "n"
+check "n stays" "[modified]"
+T send-keys -t ncf C-c
+check "Ctrl-C asks again" "C-c again keeps them"
+T send-keys -t ncf C-c
+gone "a second Ctrl-C quits"
+if grep -q "count: 5" "$TMP/.ncfabric-default.recover.yaml" 2>/dev/null; then pass=$((pass + 1)); echo "[PASS] it kept the work in the recovery file"
+else fail=$((fail + 1)); echo "[FAIL] it kept the work in the recovery file"; fi
+rm -f "$TMP/.ncfabric-default.recover.yaml"
+# The exit status: the shell sees 130.
+T new-session -d -s ncf -x 80 -y 24 "cd $TMP && HOME=$TMP LC_ALL=C.UTF-8 TERM=xterm-256color $BIN; echo \$? > $TMP/status"
+check "opens for the exit status" "reference-case"
+T send-keys -t ncf C-c
+i=0
+while [ $i -lt 100 ] && [ ! -s "$TMP/status" ]; do sleep 0.05; i=$((i + 1)); done
+if [ "$(cat "$TMP/status" 2>/dev/null)" = 130 ]; then pass=$((pass + 1)); echo "[PASS] Ctrl-C on a saved design quits with status 130"
+else fail=$((fail + 1)); echo "[FAIL] Ctrl-C on a saved design quits with status 130 (got '$(cat "$TMP/status" 2>/dev/null)')"; fi
+
+# 80x24: the bottleneck and the first advice on screen (the reference case in two racks).
+"$BIN" new --template reference-case --set racks=2 -o "$TMP/racks.yaml"
+start 80 24 "$BIN $TMP/racks.yaml"
+check "the bottleneck at 80x24" "> AllReduce (Ring) is limited by 'tor'"
+check "the first advice at 80x24" "* 'tor' hashes 8 flows onto 4 uplinks"
+T send-keys -t ncf Tab "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j"
+check "Tab: the advice says what Enter applies" "[Enter: set fabric.routing adaptive]"
+T send-keys -t ncf Enter
+check "Enter applies it" "applied: set fabric.routing adaptive (u undoes it)"
+T send-keys -t ncf Escape "u"
+T send-keys -t ncf "A" "A"
+check "A forces NCCL's algorithm" "NCCL_ALGO=Tree for the job"
+T send-keys -t ncf "u" "u" "q"
+gone "q quits after undoing"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -40,6 +40,11 @@ run export-bom 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format bom-csv
 run export-dot 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format dot -o "$T/e.dot"
 run new 0 "$BIN" new --template superpod --set units=4 -o "$T/n.yaml"
 run compare 0 "$BIN" compare share/examples/reference-case.yaml tests/data/nccl/reference-allreduce.log -c allreduce
+run compare-np16 0 "$BIN" compare share/examples/dgx-h100-1su.yaml tests/data/nccl/nt-all_reduce-np16.log
+run expect-o 0 "$BIN" expect share/examples/reference-case.yaml -c allgather -o "$T/x.txt"
+printf '<Tab>\njjjjjjjjjjjjjj\n<Enter>\nu\nz\nG\n<Esc>\nAA\n:set params_b 70\n:nccl auto\n?\nG\n<Esc>\nJ\n<Up>\n<Esc>\nI\nnn\nt\nc\n<Esc>\n<Esc>\n:messages\n<Esc>\np\ny\n<Esc>\nx\n' >"$T/k.script"
+run script-keys 0 "$BIN" --script "$T/k.script" --dump-screen "$T/k.txt"
+run error-list 0 "$BIN" --script "$T/k.script" --dump-screen "$T/b.txt" tests/data/many-errors.yaml
 run diff 1 "$BIN" diff share/examples/reference-case.yaml share/examples/dgx-h100-1su.yaml --json
 run bad-file 2 "$BIN" report tests/data/bad/wrong-type.yaml
 run script 0 "$BIN" --script "$T/s.script" --dump-screen "$T/screen.txt"

@@ -6,7 +6,9 @@
  * whole screen from state. Actions never draw; drawing (app_draw) never changes state.
  * The key table is the single list of keys: dispatch, the help screen, the status line and
  * the man page's KEYS section all come from it. Keys that are text (typing in a form, the
- * command line or a search) go to the mode's text handler when no row claims them. */
+ * command line or a search) go to the mode's text handler first. Each mode's actions and
+ * painting live in its own file (ui/modes.h lists them); app.c holds the table and the
+ * dispatch. */
 #ifndef NCF_APP_H
 #define NCF_APP_H
 #include <stdbool.h>
@@ -22,7 +24,9 @@
 enum {
 	NK_UP = 0x110000, NK_DOWN, NK_LEFT, NK_RIGHT, NK_ENTER, NK_ESC, NK_TAB, NK_BTAB, NK_F1, NK_RESIZE,
 	NK_BACKSPACE, NK_HOME, NK_END, NK_PGUP, NK_PGDN, NK_DELETE, NK_MOUSE,
-	NK_CTRL_R = 0x12, NK_CTRL_L = 0x0c, NK_CTRL_U = 0x15
+	/* Two-key sequences, as vi has them: app_key holds the first key until the second. */
+	NK_GG = 0x120000, NK_ZZ, NK_ZQ,
+	NK_CTRL_C = 0x03, NK_CTRL_D = 0x04, NK_CTRL_L = 0x0c, NK_CTRL_R = 0x12, NK_CTRL_U = 0x15
 };
 
 /* Change mask returned by actions. */
@@ -48,7 +52,10 @@ enum {
 	X(EXPORT, "export", "choosing an export format") \
 	X(COMPARE, "compare", "the pinned design A beside the design on screen B") \
 	X(TEACH, "teach", "a collective step by step, and the formulas") \
-	X(LESSON, "lesson", "the guided lesson")
+	X(LESSON, "lesson", "the guided lesson") \
+	X(PANEL, "panel", "the metrics panel on the whole screen") \
+	X(MESSAGES, "messages", "every message of this session (:messages)") \
+	X(ERRORS, "errors", "the errors of a file that did not load")
 #define MODE_ENUM(id, name, help) MODE_##id,
 enum mode { MODES(MODE_ENUM) MODE_COUNT };
 #undef MODE_ENUM
@@ -66,11 +73,22 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(SEARCH_PREV, "search-prev", "previous match of the search") \
 	X(FOCUS, "focus", "switch between the canvas and the metrics panel") \
 	X(PATTERN, "pattern", "next pattern: AllReduce, AllGather, ReduceScatter, AllToAll, send/recv") \
-	X(ALGO, "algorithm", "next algorithm shown: auto, Ring, Tree, NVLS, NVLSTree, CollNet") \
+	X(ALGO, "algorithm", "next algorithm shown (panel and teaching view): all, Ring, Tree, NVLS, NVLSTree, CollNet") \
+	X(FORCE_ALGO, "force-algorithm", "force NCCL's algorithm for the job, as NCCL_ALGO does: next of auto and those that run (undoable)") \
+	X(ZOOM, "zoom", "the metrics panel on the whole screen, or back") \
+	X(APPLY, "apply", "apply the change the selected advice names (u undoes it)") \
+	X(TOP, "top", "to the first line, item or step") \
+	X(BOTTOM, "bottom", "to the last line, item or step") \
+	X(PAGE_DOWN, "page-down", "a page down") \
+	X(PAGE_UP, "page-up", "a page up") \
+	X(WRITE_QUIT, "write-quit", "save if there are changes, then quit (as :x)") \
+	X(QUIT_DISCARD, "quit-discard", "quit without saving (as :q!)") \
+	X(INTERRUPT, "interrupt", "as q: close, or ask before quitting; in a form or a command line, cancel") \
 	X(SIZE_UP, "size-up", "double the message size") \
 	X(SIZE_DOWN, "size-down", "halve the message size") \
 	X(PLOT_BUSBW, "plot-busbw", "plot busbw against message size") \
 	X(PLOT_SPEEDUP, "plot-speedup", "plot speedup and efficiency against GPU count") \
+	X(PLOT_SCALE, "plot-scale", "the busbw axis: linear or logarithmic") \
 	X(JOB, "job", "edit the job (model, parallelism, overlap)") \
 	X(FABRIC, "fabric", "edit the fabric options (routing, SHARP, PXN)") \
 	X(TEMPLATES, "templates", "start a new design from a template") \
@@ -128,6 +146,7 @@ struct keybind {
 	int key;
 	enum action action;
 	const char *label; /* how the key is shown */
+	int hint;          /* place in the status line's hints, most useful first; 0: not there */
 };
 
 #define FORM_MAX 24
@@ -155,6 +174,8 @@ enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 enum teach_page { TEACH_STEPS, TEACH_FORMULAS, TEACH_CONGESTION };
 enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A, ANIM_NVLS };
 
+#define MSG_KEEP 100
+
 struct app {
 	struct design design;
 	struct editor ed;
@@ -177,13 +198,24 @@ struct app {
 	int selected;                 /* id of the selected group or bundle; 0: none */
 	enum mode mode;
 	enum mode back;               /* where Esc from help/plots returns */
-	bool metrics_focus;
-	int metrics_scroll;
+	int panel_cur;                /* the selected item of the metrics panel (its focus, z) */
+	int panel_top;                /* its first line shown when it has the focus */
+	bool plot_log;                /* the busbw axis is logarithmic */
+	int help_top, compare_top, msgs_top, errs_top; /* each scrolled view has its own offset */
+	int pending_key;              /* 'g' or 'Z' waiting for its second key; 0: none */
 	int pattern;                  /* enum coll shown in the panel */
 	int algo_view;                /* -1 auto, else enum ualgo */
 	double bytes;                 /* message size of the panel */
 	char msg[1400];
 	bool msg_error;
+	int nmsgs;                    /* messages said so far; the last MSG_KEEP are in msgs */
+	struct { char text[1400]; bool error; } msgs[MSG_KEEP];
+	bool interrupted;             /* the quit under way began with Ctrl-C */
+	int exit_status;              /* what the program exits with: 0, or 130 after Ctrl-C */
+	bool quit_recover;            /* quitting without saving: keep the work in the recovery file */
+	struct ncf_diag load_errors;  /* why errors_file did not load (MODE_ERRORS; :e! retries) */
+	char errors_file[1024];
+	bool file_broken;             /* app->file did not load: it is never overwritten */
 	char cmdline[256];
 	char search[64];
 	struct form form;
@@ -221,7 +253,8 @@ struct app {
 	struct formulas formulas;
 	int teach_step;               /* steps done, 0..lesson.nsteps */
 	int teach_page;               /* enum teach_page */
-	int lesson_page;              /* page of the guided lesson shown (MODE_LESSON) */
+	int lesson_page;              /* page of the guided lesson shown, or left (MODE_LESSON) */
+	int teach_back;               /* where the teaching view goes back to: canvas or lesson */
 	struct congestion_lesson cong;
 	bool cong_ok;
 	char cong_why[200];
@@ -257,6 +290,12 @@ unsigned app_mouse(struct app *app, int kind, int x, int y);
 enum { MOUSE_PRESS, MOUSE_RELEASE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
 /* Where unsaved work of `file` ("" for the built-in design) goes on a lost connection. */
 void app_recovery_path(const char *file, char *out, size_t size);
+/* The designer started on `file` that does not exist: the (empty) design on screen is
+ * named after it and saved there by w, as vi does with a new file. */
+void app_start_new(struct app *app, const char *file);
+/* `file` did not load: the design on screen is new, `file` is never overwritten, and the
+ * error list (every error in diag, which this takes) is shown; :e! loads it again. */
+void app_start_broken(struct app *app, const char *file, struct ncf_diag *diag);
 /* Offer a recovery file found at start (the confirm dialog). */
 void app_offer_recovery(struct app *app, const char *path);
 /* Has the design's file changed on disk since it was loaded or saved (another person saved

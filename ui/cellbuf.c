@@ -93,6 +93,16 @@ int cellbuf_printf(struct cellbuf *c, int x, int y, int max_w, int role, const c
 	return cellbuf_text(c, x, y, max_w, role, buf);
 }
 
+int text_cut(const char *p, int w)
+{
+	int len = (int)strlen(p), cut;
+	if (len <= w)
+		return len;
+	for (cut = w; cut > 0 && p[cut] != ' '; cut--)
+		;
+	return cut ? cut : w;
+}
+
 int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role, const char *text)
 {
 	int lines = 0;
@@ -100,15 +110,8 @@ int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role
 	if (w < 4)
 		return 0;
 	while (*p && lines < max_lines) {
-		size_t rest = strlen(p), cut = rest;
+		size_t rest = strlen(p), cut = (size_t)text_cut(p, w);
 		char buf[512];
-		if ((int)rest > w) {
-			cut = (size_t)w;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = (size_t)w;
-		}
 		if (lines == max_lines - 1 && (int)rest > w) {
 			snprintf(buf, sizeof buf, "%.*s...", w - 3, p);
 			cellbuf_text(c, x, y + lines, w, role, buf);
@@ -118,6 +121,21 @@ int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role
 		cellbuf_text(c, x, y + lines, w, role, buf);
 		lines++;
 		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return lines;
+}
+
+int cellbuf_wrap_lines(int w, const char *text)
+{
+	int lines = 0;
+	const char *p = text;
+	if (w < 4)
+		return 0;
+	while (*p) {
+		lines++;
+		p += text_cut(p, w);
 		while (*p == ' ')
 			p++;
 	}

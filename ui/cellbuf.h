@@ -45,6 +45,11 @@ int cellbuf_printf(struct cellbuf *c, int x, int y, int max_w, int role, const c
 /* Word-wrapped text in a w-wide column from (x, y), at most max_lines lines; the last
  * line ends in "..." if the text does not fit. Returns the lines used. */
 int cellbuf_wrap(struct cellbuf *c, int x, int y, int w, int max_lines, int role, const char *text);
+/* How many bytes of text p go on a line w columns wide: up to the last space that fits, or
+ * w when none does (a word longer than the line is cut). Every word wrap uses it. */
+int text_cut(const char *p, int w);
+/* How many lines cellbuf_wrap needs for text in a w-wide column (with no limit). */
+int cellbuf_wrap_lines(int w, const char *text);
 /* One code point at (x, y). */
 void cellbuf_put(struct cellbuf *c, int x, int y, uint32_t cp, int role);
 /* A box outline, UTF-8 or ASCII; its inside is left alone. */

@@ -1,5 +1,8 @@
+/* lesson.c: the guided lesson: its pages as data, their text filled in from the model, and the
+ * lesson as a mode over the live canvas. */
 #include "ui/lesson.h"
 #include "ui/app.h"
+#include "ui/modes.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -139,4 +142,73 @@ void lesson_text(const struct app *app, int i, char *buf, size_t size)
 		if (used >= size)
 			used = size - 1;
 	}
+}
+
+/* ---- the lesson as a mode -------------------------------------------------------------- */
+
+/* Open page i of the lesson: build its design from scratch, run its commands. */
+unsigned lesson_open(struct app *app, int i)
+{
+	const struct lesson_page *p = &lesson_pages[i];
+	size_t depth = ed_depth(&app->ed);
+	unsigned chg = build_template(app, p->template_name, p->sets);
+	int k;
+	for (k = 0; k < 4 && p->cmds[k] && !app->msg_error; k++)
+		chg |= app_command(app, p->cmds[k]);
+	ed_merge_since(&app->ed, depth); /* the page is one edit: u undoes it */
+	app->lesson_page = i;
+	app->mode = MODE_LESSON;
+	app->pattern = COLL_ALLREDUCE;
+	app->bytes = 1024.0 * 1024 * 1024;
+	if (!app->msg_error)
+		say(app, false, "lesson %d of %d: n next, b back, Esc ends it (the design stays; u undoes)", i + 1,
+		    lesson_npages);
+	return chg | CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+unsigned lesson_resume(struct app *app)
+{
+	int page = app->lesson_page;
+	unsigned chg = lesson_open(app, page);
+	if (page && !app->msg_error)
+		say(app, false, "lesson page %d of %d again: n next, b back, Esc ends (:lesson 1 restarts)", page + 1,
+		    lesson_npages);
+	return chg;
+}
+
+unsigned lesson_action(struct app *app, enum action a)
+{
+	switch (a) {
+	case ACT_QUIT:
+	case ACT_LESSON:
+		if (app->mode != MODE_LESSON)
+			return CHG_PASS;
+		app->mode = MODE_CANVAS;
+		app->teach_play = 0;
+		return CHG_VIEW;
+	case ACT_PAGE_NEXT:
+	case ACT_PAGE_PREV: {
+		int to = app->lesson_page + (a == ACT_PAGE_NEXT ? 1 : -1);
+		if (to < 0 || to >= lesson_npages)
+			return say(app, false, "%s page of the lesson (Esc ends it)", to < 0 ? "the first" : "the last");
+		return lesson_open(app, to);
+	}
+	default:
+		return CHG_PASS;
+	}
+}
+
+/* The lesson's page over the canvas; the metrics panel stays in view and follows it. */
+void lesson_draw(const struct app *app, struct cellbuf *c)
+{
+	char text[1600];
+	int x, y, w, h, bh;
+	app_canvas_area(c->w, c->h, &x, &y, &w, &h);
+	bh = h < 9 ? h : 9;
+	lesson_text(app, app->lesson_page, text, sizeof text);
+	cellbuf_fill(c, x, y, w, bh, ROLE_NORMAL);
+	cellbuf_box(c, x, y, w, bh, ROLE_HEADING);
+	cellbuf_printf(c, x + 2, y, w - 4, ROLE_HEADING, " lesson %d/%d: %s (n next, b back, Esc ends) ", app->lesson_page + 1,
+		       lesson_npages, lesson_pages[app->lesson_page].title);
+	cellbuf_wrap(c, x + 2, y + 1, w - 4, bh - 2, ROLE_NORMAL, text);
 }

@@ -1,5 +1,11 @@
 /* main.c: the command line. Every subcommand calls the same model functions the
- * interactive designer does, so a number on screen and in a report cannot disagree. */
+ * interactive designer does, so a number on screen and in a report cannot disagree.
+ *
+ * One option syntax for all of it, getopt_long's: long options as --name VALUE or
+ * --name=VALUE, short ones as -x VALUE or -xVALUE and combined (-jS), "--" ends the options,
+ * and "-" is standard input for a file to read and standard output for one to write. The
+ * subcommands and their options are one table (subcommands[] below): it dispatches, prints
+ * each command's --help, and generates the bash completion (--completion bash). */
 #include "io/design_io.h"
 #include "io/diff.h"
 #include "io/report.h"
@@ -8,8 +14,11 @@
 #include "io/nccltests.h"
 #include "layouts/template.h"
 #include "ui/app.h"
+#include "ui/cellbuf.h"
 #include "ui/term.h"
 #include "ui/script.h"
+#include <errno.h>
+#include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -22,43 +31,10 @@
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
-static const char usage_text[] =
-	"usage: ncfabric [OPTIONS] [FILE]                open FILE (or the built-in default design)\n"
-	"       ncfabric report [FILE] [--json] [--size BYTES] [--gpus N] [--sweep]\n"
-	"                                                inventory, problems, bandwidth per pattern and\n"
-	"                                                algorithm, speedup, bottleneck and advice\n"
-	"       ncfabric new --template NAME [--set KEY=VALUE]... [-o FILE]\n"
-	"                                                a design from a template (stdout without -o)\n"
-	"       ncfabric templates                       list templates with their parameters\n"
-	"       ncfabric export FILE --format FMT [-o OUT]\n"
-	"                                                FMT: yaml, json (the design), bom-csv, bom-yaml,\n"
-	"                                                bom-json, dot, astra-sim (-o PREFIX), netbox (-o DIR)\n"
-	"       ncfabric expect FILE [--collective C] [--gpus N]\n"
-	"                                                the nccl-tests table the design should produce\n"
-	"       ncfabric compare FILE LOG [--collective C] [--gpus N]\n"
-	"                                                measured nccl-tests output against the model\n"
-	"       ncfabric diff A B [--json] [--size BYTES]\n"
-	"                                                what changed from design A to B, and every\n"
-	"                                                headline number with its change\n"
-	"       ncfabric --help | --version\n"
-	"\n"
-	"options:\n"
-	"  --catalog FILE   use FILE as the shipped hardware catalog (also $NCFABRIC_CATALOG)\n"
-	"  --ascii          draw lines with ASCII characters\n"
-	"  --no-color       no colours (also when NO_COLOR is set)\n"
-	"  --no-mouse       leave the mouse to the terminal (M toggles it)\n"
-	"  --script FILE    run the designer without a terminal on the keys and commands in FILE\n"
-	"  --dump-screen OUT  with --script: write the final screen as text to OUT (- for stdout)\n"
-	"  --screen WxH     with --script: the screen size (default 80x24)\n"
-	"  -h, --help       this text\n"
-	"  --version        the version\n"
-	"\n"
-	"FILE is YAML (.yaml, .yml) or JSON (.json); - reads standard input.\n"
-	"BYTES takes the nccl-tests suffixes K, M, G (powers of 1024); the default is 1G.\n"
-	"--gpus N limits the job to its first N GPUs; --sweep adds tables from 8 B to 16G.\n"
-	"Exit status: 0 success, 1 the operation failed, 2 bad usage or bad input;\n"
-	"diff: 0 the designs are the same, 1 they differ, 2 trouble.\n"
-	"Errors: ncfabric: FILE:LINE:COL: message. See ncfabric(1) and ncfabric(5).\n";
+/* Options every subcommand takes besides its own (long-only values above 255). */
+enum { OPT_CATALOG = 256, OPT_SET, OPT_ASCII, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_SCRIPT, OPT_DUMP, OPT_SCREEN, OPT_COMPLETION,
+       OPT_VERSION };
+#define COMMON_LONG { "help", no_argument, NULL, 'h' }, { "catalog", required_argument, NULL, OPT_CATALOG }
 
 struct ctx {
 	const char *argv0;
@@ -75,7 +51,7 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(ncfabric --help shows the usage)\n");
+	fprintf(stderr, "\n(ncfabric --help shows the usage; ncfabric COMMAND --help a command's)\n");
 	return EXIT_USAGE;
 }
 
@@ -129,10 +105,95 @@ static int load_design(struct ctx *x, const char *file, struct design *d, struct
 	return ok ? EXIT_OK : EXIT_USAGE;
 }
 
+
+/* ---- the command table -------------------------------------------------------------------- */
+
+struct subcommand {
+	const char *name;
+	const char *args;     /* after the name, for the usage line */
+	const char *help;     /* what it does */
+	const char *shorts;   /* getopt_long's short options (options may come after the operands) */
+	const struct option *longs;
+	const char *opthelp;  /* the lines of its --help after the usage */
+	const char *operands; /* what bash completes: "design", "design log", "design design", "" */
+	int (*run)(struct ctx *x, int argc, char **argv);
+};
+
+static const struct subcommand *find_subcommand(const char *name);
+static int sub_usage(const struct subcommand *c, FILE *out);
+
+/* What getopt_long found wrong, said our way: "ncfabric report: --size needs a value". */
+static int option_error(const char *cmd, const char *shorts, const struct option *longs, int argc, char **argv)
+{
+	const char *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	const char *where = cmd ? cmd : "", *sp = cmd ? ": " : "";
+	if (!strncmp(bad, "--", 2)) {
+		const struct option *o;
+		size_t n = strcspn(bad + 2, "=");
+		for (o = longs; o->name; o++)
+			if (strlen(o->name) == n && !strncmp(o->name, bad + 2, n))
+				return usage_error("%s%s--%s %s", where, sp, o->name,
+						   o->has_arg == required_argument ? "needs a value" : "takes no value");
+		return usage_error("%s%sunknown option '%.*s'", where, sp, (int)(n + 2), bad);
+	}
+	if (optopt && optopt < 256 && strchr(shorts, optopt) && strchr(shorts, optopt)[1] == ':')
+		return usage_error("%s%s-%c needs a value", where, sp, optopt);
+	if (optopt && optopt < 256)
+		return usage_error("%s%sunknown option -%c%s%s%s", where, sp, optopt, bad[0] ? " (in '" : "", bad, bad[0] ? "')" : "");
+	return usage_error("%s%sunknown option '%s'", where, sp, bad);
+}
+
+/* getopt_long over a subcommand's own arguments (argv[0] is its name). Returns the option,
+ * -1 at the end, or EXIT_USAGE + 1000 after saying what was wrong. */
+static int next_option(const struct subcommand *c, int argc, char **argv, struct ctx *x)
+{
+	int ch;
+	for (;;) {
+		optopt = 0;
+		ch = getopt_long(argc, argv, c->shorts, c->longs, NULL);
+		if (ch == OPT_CATALOG) {
+			x->catalog_file = optarg;
+			continue;
+		}
+		if (ch == '?' || ch == ':') {
+			option_error(c->name, c->shorts, c->longs, argc, argv);
+			return EXIT_USAGE + 1000;
+		}
+		return ch;
+	}
+}
+
+/* The one FILE a command takes after its options (NULL: none given); more is bad usage. */
+static int one_operand(const char *cmd, int argc, char **argv, const char **file)
+{
+	*file = optind < argc ? argv[optind++] : NULL;
+	if (optind < argc)
+		return usage_error("%s: one design at a time ('%s' is extra)", cmd, argv[optind]);
+	return EXIT_OK;
+}
+
+static long whole_number(const char *text, long lo, long hi, bool *ok)
+{
+	char *end;
+	long v;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	*ok = *text && !*end && !errno && v >= lo && v <= hi;
+	return v;
+}
+
+/* ---- report ---------------------------------------------------------------------------------- */
+
+static const struct option report_longs[] = {
+	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
+	{ "gpus", required_argument, NULL, 'g' }, { "sweep", no_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
+};
+
 static int cmd_report(struct ctx *x, int argc, char **argv)
 {
+	const struct subcommand *me = find_subcommand("report");
 	const char *file = NULL;
-	bool json = false, sweep = false;
+	bool json = false, sweep = false, ok;
 	double size = 1024.0 * 1024 * 1024;
 	long gpus = 0;
 	char err[200];
@@ -142,29 +203,34 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	struct ncf_diag problems = { 0 };
 	static struct metrics met;
 	struct report_in r;
-	int i, rc;
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
+	int ch, rc;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 'j':
 			json = true;
-		} else if (strcmp(argv[i], "--sweep") == 0) {
+			break;
+		case 'S':
 			sweep = true;
-		} else if (strcmp(argv[i], "--size") == 0 || strncmp(argv[i], "--size=", 7) == 0) {
-			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
-			if (!parse_size(v, &size, err, sizeof err))
+			break;
+		case 's':
+			if (!parse_size(optarg, &size, err, sizeof err))
 				return usage_error("report --size: %s", err);
-		} else if (strcmp(argv[i], "--gpus") == 0 || strncmp(argv[i], "--gpus=", 7) == 0) {
-			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
-			char *end;
-			gpus = strtol(v, &end, 10);
-			if (!*v || *end || gpus < 1 || gpus > 100000000)
-				return usage_error("report --gpus: expected a whole number of GPUs, got '%s'", v);
-		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("report: unknown option '%s'", argv[i]);
-		else if (file)
-			return usage_error("report: one design at a time ('%s' is extra)", argv[i]);
-		else
-			file = argv[i];
+			break;
+		case 'g':
+			gpus = whole_number(optarg, 1, 100000000, &ok);
+			if (!ok)
+				return usage_error("report --gpus: expected a whole number of GPUs, got '%s'", optarg);
+			break;
+		default:
+			return EXIT_USAGE;
+		}
 	}
+	if ((rc = one_operand("report", argc, argv, &file)) != EXIT_OK)
+		return rc;
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
 	if ((rc = load_design(x, file, &d, &problems)) != EXIT_OK)
 		return rc;
 	design_catalog(&d, &x->shipped, &cat);
@@ -173,7 +239,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	r.design = &d;
 	r.catalog = &cat;
 	r.catalog_source = x->catalog_source;
-	r.file = file ? file : "(built-in default)";
+	r.file = file ? (strcmp(file, "-") ? file : "(standard input)") : "(built-in default)";
 	r.inv = &inv;
 	r.problems = &problems;
 	r.metrics = &met;
@@ -197,29 +263,39 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	return rc;
 }
 
+/* ---- export ---------------------------------------------------------------------------------- */
+
+static const struct option export_longs[] = {
+	COMMON_LONG, { "format", required_argument, NULL, 'f' }, { "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int cmd_export(struct ctx *x, int argc, char **argv)
 {
+	const struct subcommand *me = find_subcommand("export");
 	const char *file = NULL, *fmt = NULL, *out = NULL;
 	struct design d;
 	struct catalog cat;
 	char *text, err[600];
-	int i, rc;
-	for (i = 0; i < argc; i++) {
-		if ((strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0) && i + 1 < argc)
-			fmt = argv[++i];
-		else if (strncmp(argv[i], "--format=", 9) == 0)
-			fmt = argv[i] + 9;
-		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("export: unknown option or missing value '%s'", argv[i]);
-		else if (file)
-			return usage_error("export: one design at a time ('%s' is extra)", argv[i]);
-		else
-			file = argv[i];
+	int ch, rc;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 'f':
+			fmt = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
 	}
+	if ((rc = one_operand("export", argc, argv, &file)) != EXIT_OK)
+		return rc;
 	if (!file)
-		return usage_error("export: which design? (ncfabric export FILE --format FMT)");
+		return usage_error("export: which design? (ncfabric export FILE --format FMT; - reads standard input)");
 	if (!fmt)
 		return usage_error("export: --format is required (yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim or netbox)");
 	if (!export_known(fmt))
@@ -228,6 +304,8 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	if (export_multi_file(fmt) && (!out || strcmp(out, "-") == 0))
 		return usage_error("export: %s writes several files: give -o %s", fmt,
 				   strcmp(fmt, "netbox") == 0 ? "DIRECTORY" : "PREFIX");
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
 	design_catalog(&d, &x->shipped, &cat);
@@ -250,106 +328,185 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	return emit(out, text);
 }
 
-/* Options shared by expect and compare: --collective C, --gpus N. */
-static int nt_options(int argc, char **argv, int *coll, long *gpus, const char **files, int nfiles, const char *cmd)
+/* ---- expect and compare -------------------------------------------------------------------------- */
+
+static const struct option nt_longs[] = {
+	COMMON_LONG, { "collective", required_argument, NULL, 'c' }, { "gpus", required_argument, NULL, 'g' },
+	{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
+};
+
+/* Options shared by expect and compare: --collective C, --gpus N, -o OUT; then the files. */
+static int nt_options(const struct subcommand *me, struct ctx *x, int argc, char **argv, int *coll, long *gpus,
+		      const char **out, const char **files, int nfiles)
 {
-	int i, got = 0;
-	for (i = 0; i < argc; i++) {
-		if ((strcmp(argv[i], "--collective") == 0 || strcmp(argv[i], "-c") == 0) && i + 1 < argc) {
-			*coll = nt_coll_from_name(argv[++i]);
-			if (*coll < 0 || *coll >= PATTERNS)
-				return usage_error("%s: unknown collective '%s' (expected allreduce, allgather, reducescatter, alltoall or sendrecv)",
-						   cmd, argv[i]);
-		} else if (strcmp(argv[i], "--gpus") == 0 && i + 1 < argc) {
-			char *end;
-			*gpus = strtol(argv[++i], &end, 10);
-			if (*end || *gpus < 1)
-				return usage_error("%s --gpus: expected a whole number of GPUs, got '%s'", cmd, argv[i]);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error("%s: unknown option '%s'", cmd, argv[i]);
-		} else if (got < nfiles) {
-			files[got++] = argv[i];
-		} else {
-			return usage_error("%s: '%s' is extra", cmd, argv[i]);
+	int ch, got = 0;
+	bool ok;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			sub_usage(me, stdout);
+			return -1;
+		case 'c':
+			*coll = nt_coll_from_name(optarg);
+			if (*coll < 0)
+				return usage_error("%s: unknown collective '%s' (expected allreduce, allgather, reducescatter, alltoall, sendrecv, broadcast or reduce)",
+						   me->name, optarg);
+			break;
+		case 'g':
+			*gpus = whole_number(optarg, 1, 100000000, &ok);
+			if (!ok)
+				return usage_error("%s --gpus: expected a whole number of GPUs, got '%s'", me->name, optarg);
+			break;
+		case 'o':
+			*out = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
 		}
 	}
+	while (optind < argc) {
+		if (got == nfiles)
+			return usage_error("%s: '%s' is extra", me->name, argv[optind]);
+		files[got++] = argv[optind++];
+	}
 	if (got < nfiles)
-		return usage_error("%s: expected %s", cmd, nfiles == 1 ? "a design FILE" : "a design FILE and an nccl-tests LOG");
+		return usage_error("%s: expected %s", me->name, nfiles == 1 ? "a design FILE" : "a design FILE and an nccl-tests LOG");
+	if (nfiles == 2 && !strcmp(files[0], "-") && !strcmp(files[1], "-"))
+		return usage_error("%s: the design and the log cannot both come from standard input", me->name);
 	return EXIT_OK;
+}
+
+/* Standard output, or the file -o names (written whole at the end, atomically). */
+static FILE *out_open(const char *out, char **buf, size_t *len)
+{
+	if (!out || !strcmp(out, "-"))
+		return stdout;
+	return open_memstream(buf, len);
+}
+
+static int out_close(const char *out, FILE *f, char **buf)
+{
+	if (f == stdout)
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+	if (fclose(f) != 0 || !*buf) {
+		free(*buf);
+		fprintf(stderr, "ncfabric: %s: out of memory\n", out);
+		return EXIT_FAIL;
+	}
+	return emit(out, *buf); /* fclose set *buf */
 }
 
 static int cmd_expect(struct ctx *x, int argc, char **argv)
 {
-	const char *files[1];
+	const struct subcommand *me = find_subcommand("expect");
+	const char *files[1], *out = NULL;
 	int coll = COLL_ALLREDUCE, rc;
 	long gpus = 0;
 	struct design d;
 	struct catalog cat;
 	static struct metrics m;
-	if ((rc = nt_options(argc, argv, &coll, &gpus, files, 1, "expect")) != EXIT_OK)
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	if ((rc = nt_options(me, x, argc, argv, &coll, &gpus, &out, files, 1)) != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
+	if (coll >= PATTERNS) {
+		fprintf(stderr, "ncfabric: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv)\n",
+			nt_test_name(coll));
+		return EXIT_USAGE;
+	}
+	if ((rc = load_catalog(x)) != EXIT_OK)
 		return rc;
 	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK)
 		return rc;
 	design_catalog(&d, &x->shipped, &cat);
 	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
-	nt_expect(stdout, &m, d.name, (enum coll)coll, d.job.algo);
+	f = out_open(out, &buf, &len);
+	nt_expect(f, &m, d.name, (enum coll)coll, d.job.algo);
 	catalog_free(&cat);
 	design_free(&d);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+	return out_close(out, f, &buf);
 }
 
 static int cmd_compare(struct ctx *x, int argc, char **argv)
 {
-	const char *files[2];
-	int coll = -1, rc;
+	const struct subcommand *me = find_subcommand("compare");
+	const char *files[2], *out = NULL;
+	int coll = -1, rc, low;
 	long gpus = 0;
 	struct design d;
 	struct catalog cat;
 	struct nt_log log;
 	struct ncf_diag diag = { 0 };
 	static struct metrics m;
-	char err[256], *buf;
-	size_t len;
-	if ((rc = nt_options(argc, argv, &coll, &gpus, files, 2, "compare")) != EXIT_OK)
-		return rc;
-	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK)
+	char err[256], *buf, *obuf = NULL;
+	size_t len, olen = 0;
+	FILE *f;
+	if ((rc = nt_options(me, x, argc, argv, &coll, &gpus, &out, files, 2)) != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = load_catalog(x)) != EXIT_OK)
 		return rc;
 	buf = file_read(files[1], &len, err, sizeof err);
 	if (!buf) {
 		fprintf(stderr, "ncfabric: %s: %s\n", files[1], err);
-		design_free(&d);
 		return EXIT_USAGE;
 	}
 	if (!nt_parse(buf, len, &log, &diag)) {
 		diag_print(stderr, files[1], &diag, false);
 		diag_free(&diag);
 		free(buf);
-		design_free(&d);
 		return EXIT_USAGE;
 	}
 	free(buf);
 	if (coll < 0)
 		coll = log.coll;
-	if (coll < 0 || coll >= PATTERNS) {
-		fprintf(stderr, "ncfabric: %s: the log does not say which test wrote it: give --collective\n", files[1]);
+	if (coll < 0) {
+		if (log.coll_columns == NT_AMBIGUOUS)
+			fprintf(stderr, "ncfabric: %s: all_gather_perf or alltoall_perf (their columns are alike, and the log does not name its test): give --collective\n",
+				files[1]);
+		else
+			fprintf(stderr, "ncfabric: %s: the log does not say which test wrote it, nor do its columns: give --collective\n",
+				files[1]);
 		nt_log_free(&log);
-		design_free(&d);
 		return EXIT_USAGE;
 	}
-	if (!gpus && log.ranks)
-		gpus = log.ranks;
+	if (coll >= PATTERNS) {
+		fprintf(stderr, "ncfabric: %s: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv): nothing comparable\n",
+			files[1], nt_test_name(coll));
+		nt_log_free(&log);
+		return EXIT_USAGE;
+	}
+	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK) {
+		nt_log_free(&log);
+		return rc;
+	}
+	if (!gpus)
+		gpus = log.ranks ? log.ranks : log.ranks_columns;
 	design_catalog(&d, &x->shipped, &cat);
 	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
-	nt_compare(stdout, &m, &d, &log, (enum coll)coll, files[1]);
+	f = out_open(out, &obuf, &olen);
+	low = nt_compare(f, &m, &d, &log, (enum coll)coll, strcmp(files[1], "-") ? files[1] : "(standard input)");
 	nt_log_free(&log);
 	catalog_free(&cat);
 	design_free(&d);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+	rc = out_close(out, f, &obuf);
+	if (low < 0) {
+		fprintf(stderr, "ncfabric: %s: nothing comparable\n", files[1]);
+		return EXIT_USAGE;
+	}
+	return rc;
 }
+
+/* ---- diff ---------------------------------------------------------------------------------- */
+
+static const struct option diff_longs[] = {
+	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+};
 
 /* diff A B: exit 0 when the designs are the same, 1 when they differ, 2 on trouble. */
 static int cmd_diff(struct ctx *x, int argc, char **argv)
 {
+	const struct subcommand *me = find_subcommand("diff");
 	const char *files[2] = { NULL, NULL };
 	bool json = false;
 	double size = 1024.0 * 1024 * 1024;
@@ -359,24 +516,33 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 	struct headline h[2][HEADLINES_MAX];
 	struct vec changes = { 0 };
 	struct diff_in in;
-	int i, n = 0, nfiles = 0, rc;
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
+	int i, n = 0, nfiles = 0, rc, ch;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 'j':
 			json = true;
-		} else if (strcmp(argv[i], "--size") == 0 || strncmp(argv[i], "--size=", 7) == 0) {
-			const char *v = argv[i][6] == '=' ? argv[i] + 7 : (i + 1 < argc ? argv[++i] : "");
-			if (!parse_size(v, &size, err, sizeof err))
+			break;
+		case 's':
+			if (!parse_size(optarg, &size, err, sizeof err))
 				return usage_error("diff --size: %s", err);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error("diff: unknown option '%s'", argv[i]);
-		} else if (nfiles == 2) {
-			return usage_error("diff: two designs ('%s' is extra)", argv[i]);
-		} else {
-			files[nfiles++] = argv[i];
+			break;
+		default:
+			return EXIT_USAGE;
 		}
+	}
+	for (; optind < argc; optind++) {
+		if (nfiles == 2)
+			return usage_error("diff: two designs ('%s' is extra)", argv[optind]);
+		files[nfiles++] = argv[optind];
 	}
 	if (nfiles != 2)
 		return usage_error("diff needs two designs: ncfabric diff A B");
+	if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
+		return usage_error("diff: A and B cannot both come from standard input");
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
 	if ((rc = load_design(x, files[0], &d[0], NULL)) != EXIT_OK)
 		return rc;
 	if ((rc = load_design(x, files[1], &d[1], NULL)) != EXIT_OK) {
@@ -409,10 +575,20 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 	return rc;
 }
 
-static int cmd_templates(void)
+/* ---- templates and new ------------------------------------------------------------------------ */
+
+static const struct option plain_longs[] = { COMMON_LONG, { NULL, 0, NULL, 0 } };
+
+static int cmd_templates(struct ctx *x, int argc, char **argv)
 {
+	const struct subcommand *me = find_subcommand("templates");
 	size_t i, k;
 	char range[200];
+	int ch;
+	while ((ch = next_option(me, argc, argv, x)) != -1)
+		return ch == 'h' ? sub_usage(me, stdout) : EXIT_USAGE;
+	if (optind < argc)
+		return usage_error("templates takes no arguments ('%s' is extra)", argv[optind]);
 	for (i = 0; i < ntemplates; i++) {
 		const struct template *t = &templates[i];
 		printf("%s\n  %s\n", t->name, t->help);
@@ -421,52 +597,247 @@ static int cmd_templates(void)
 			       tparam_range(&t->params[k], range, sizeof range));
 		printf("\n");
 	}
-	return EXIT_OK;
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 }
+
+static const struct option new_longs[] = {
+	COMMON_LONG, { "template", required_argument, NULL, 't' }, { "set", required_argument, NULL, OPT_SET },
+	{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
+};
 
 static int cmd_new(struct ctx *x, int argc, char **argv)
 {
+	const struct subcommand *me = find_subcommand("new");
 	const struct template *t = NULL;
-	const char *out = NULL;
+	const char *out = NULL, *sets[64];
 	struct tvalues v;
 	struct design d;
 	char err[600], *text;
-	int i;
-	for (i = 0; i < argc; i++)
-		if ((strcmp(argv[i], "--template") == 0 || strcmp(argv[i], "-t") == 0) && i + 1 < argc) {
-			t = template_find(argv[++i]);
+	int ch, nsets = 0, i, rc;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 't':
+			t = template_find(optarg);
 			if (!t)
-				return usage_error("new: no template named '%s' (ncfabric templates lists them)", argv[i]);
-		}
-	if (!t)
-		return usage_error("new: --template NAME is required (ncfabric templates lists them)");
-	template_defaults(t, &v);
-	for (i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--template") == 0 || strcmp(argv[i], "-t") == 0) {
-			i++;
-		} else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-			if (!template_set(t, &v, argv[++i], &x->shipped, err, sizeof err))
-				return usage_error("%s", err);
-		} else if (strncmp(argv[i], "--set=", 6) == 0) {
-			if (!template_set(t, &v, argv[i] + 6, &x->shipped, err, sizeof err))
-				return usage_error("%s", err);
-		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-			out = argv[++i];
-		} else {
-			return usage_error("new: unknown argument '%s'", argv[i]);
+				return usage_error("new: no template named '%s' (ncfabric templates lists them)", optarg);
+			break;
+		case OPT_SET:
+			if (nsets == 64)
+				return usage_error("new: at most 64 --set");
+			sets[nsets++] = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			return EXIT_USAGE;
 		}
 	}
+	if (optind < argc)
+		return usage_error("new: unknown argument '%s' (settings go with --set KEY=VALUE)", argv[optind]);
+	if (!t)
+		return usage_error("new: --template NAME is required (ncfabric templates lists them)");
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
+	template_defaults(t, &v);
+	for (i = 0; i < nsets; i++) /* after every option: --set before --template is fine too */
+		if (!template_set(t, &v, sets[i], &x->shipped, err, sizeof err))
+			return usage_error("%s", err);
 	design_init(&d);
 	if (!template_build(t, &v, &x->shipped, &d, err, sizeof err)) {
 		fprintf(stderr, "ncfabric: %s\n", err);
 		design_free(&d);
 		return EXIT_USAGE;
 	}
-	text = design_to_text(&d, out ? format_guess(out, "", 0) : FMT_YAML);
+	text = design_to_text(&d, out && strcmp(out, "-") ? format_guess(out, "", 0) : FMT_YAML);
 	design_free(&d);
 	if (!text)
 		return EXIT_FAIL;
 	return emit(out, text);
+}
+
+/* ---- the table ------------------------------------------------------------------------------- */
+
+static const struct subcommand subcommands[] = {
+	{ "report", "[FILE] [--json] [--size BYTES] [--gpus N] [--sweep]",
+	  "inventory, problems, bandwidth per pattern and algorithm, speedup, bottleneck and advice", "hjs:g:S",
+	  report_longs,
+	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
+	  "  -s, --size BYTES    the message size (K, M, G are powers of 1024; default 1G)\n"
+	  "  -g, --gpus N        the job on its first N GPUs\n"
+	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n",
+	  "design", cmd_report },
+	{ "new", "--template NAME [--set KEY=VALUE]... [-o FILE]",
+	  "a design from a template (standard output without -o)", "ht:o:", new_longs,
+	  "  -t, --template NAME a template (ncfabric templates lists them)\n"
+	  "      --set KEY=VALUE one of its parameters (as often as needed)\n"
+	  "  -o, --output FILE   where to write it (.json for JSON; - standard output)\n",
+	  "", cmd_new },
+	{ "templates", "", "list templates with their parameters", "h", plain_longs, "", "", cmd_templates },
+	{ "export", "FILE --format FMT [-o OUT]",
+	  "the design for other tools: yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim (-o PREFIX), netbox (-o DIR)",
+	  "hf:o:", export_longs,
+	  "  -f, --format FMT    yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim, netbox\n"
+	  "  -o, --output OUT    where to write it (- standard output); a PREFIX for astra-sim, a DIR for netbox\n",
+	  "design", cmd_export },
+	{ "expect", "FILE [--collective C] [--gpus N] [-o OUT]",
+	  "the nccl-tests table the design should produce", "hc:g:o:", nt_longs,
+	  "  -c, --collective C  allreduce (default), allgather, reducescatter, alltoall, sendrecv\n"
+	  "  -g, --gpus N        the job on its first N GPUs\n"
+	  "  -o, --output OUT    where to write it (- standard output)\n",
+	  "design", cmd_expect },
+	{ "compare", "FILE LOG [--collective C] [--gpus N] [-o OUT]",
+	  "measured nccl-tests output against the model", "hc:g:o:", nt_longs,
+	  "  -c, --collective C  the test, when the log cannot tell (its header names it, else its columns)\n"
+	  "  -g, --gpus N        the ranks (default: the log's)\n"
+	  "  -o, --output OUT    where to write it (- standard output)\n"
+	  "  LOG may be - (standard input). Exit status 2 when nothing is comparable.\n",
+	  "design log", cmd_compare },
+	{ "diff", "A B [--json] [--size BYTES]",
+	  "what changed from design A to B, and every headline number with its change", "hjs:", diff_longs,
+	  "  -j, --json          one JSON object\n"
+	  "  -s, --size BYTES    the message size of the busbw numbers (default 1G)\n"
+	  "  Exit status 0 the designs are the same, 1 they differ, 2 trouble.\n",
+	  "design design", cmd_diff },
+};
+#define NSUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
+
+static const struct subcommand *find_subcommand(const char *name)
+{
+	size_t i;
+	for (i = 0; i < NSUBCOMMANDS; i++)
+		if (!strcmp(subcommands[i].name, name))
+			return &subcommands[i];
+	return NULL;
+}
+
+static int sub_usage(const struct subcommand *c, FILE *out)
+{
+	fprintf(out, "usage: ncfabric %s%s%s\n%s.\n\noptions:\n%s  -h, --help          this text\n"
+		     "      --catalog FILE  the shipped hardware catalog to use (also $NCFABRIC_CATALOG)\n",
+		c->name, c->args[0] ? " " : "", c->args, c->help, c->opthelp);
+	if (!strcmp(c->operands, "design") || !strcmp(c->operands, "design log") || !strcmp(c->operands, "design design"))
+		fprintf(out, "\nFILE is YAML (.yaml, .yml) or JSON (.json); - reads standard input.\n");
+	return fflush(out) == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
+/* ---- the designer's own options, and the usage ---------------------------------------------- */
+
+static const struct option main_longs[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "catalog", required_argument, NULL, OPT_CATALOG },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+	{ "script", required_argument, NULL, OPT_SCRIPT },
+	{ "dump-screen", required_argument, NULL, OPT_DUMP },
+	{ "screen", required_argument, NULL, OPT_SCREEN },
+	{ "completion", required_argument, NULL, OPT_COMPLETION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+	fprintf(out, "usage: ncfabric [OPTIONS] [FILE]                open FILE (or the built-in default design)\n");
+	for (i = 0; i < NSUBCOMMANDS; i++) {
+		const char *p = subcommands[i].help;
+		int col = fprintf(out, "       ncfabric %s%s%s", subcommands[i].name, subcommands[i].args[0] ? " " : "",
+				  subcommands[i].args);
+		/* its help in a column from 48, word-wrapped at 80 */
+		while (*p) {
+			int cut = text_cut(p, 32);
+			if (col > 47) {
+				fputc('\n', out);
+				col = 0;
+			}
+			fprintf(out, "%*s%.*s", 48 - col, "", cut, p);
+			col = 80;
+			p += cut;
+			while (*p == ' ')
+				p++;
+		}
+		fputc('\n', out);
+	}
+	fputs("       ncfabric --help | --version | --completion bash\n"
+	      "\n"
+	      "options:\n"
+	      "  --catalog FILE   use FILE as the shipped hardware catalog (also $NCFABRIC_CATALOG)\n"
+	      "  --ascii          draw lines with ASCII characters\n"
+	      "  --no-color       no colours (also when NO_COLOR is set)\n"
+	      "  --no-mouse       leave the mouse to the terminal (M toggles it)\n"
+	      "  --script FILE    run the designer without a terminal on the keys and commands in FILE\n"
+	      "  --dump-screen OUT  with --script: write the final screen as text to OUT (- for stdout)\n"
+	      "  --screen WxH     with --script: the screen size (default 80x24)\n"
+	      "  --completion bash  print the bash completion script\n"
+	      "  -h, --help       this text (ncfabric COMMAND --help: a command's options)\n"
+	      "  --version        the version\n"
+	      "\n"
+	      "Options take --name VALUE or --name=VALUE, -x VALUE or -xVALUE, and combine (-jS);\n"
+	      "-- ends the options. FILE is YAML (.yaml, .yml) or JSON (.json); - reads standard input,\n"
+	      "and -o - writes to standard output. A designer FILE that does not exist is a new design.\n"
+	      "BYTES takes the nccl-tests suffixes K, M, G (powers of 1024); the default is 1G.\n"
+	      "Exit status: 0 success, 1 the operation failed, 2 bad usage or bad input;\n"
+	      "diff: 0 the designs are the same, 1 they differ, 2 trouble; the designer: 130 after\n"
+	      "Ctrl-C, 128 + the signal after SIGHUP or SIGTERM.\n"
+	      "Errors: ncfabric: FILE:LINE:COL: message. See ncfabric(1) and ncfabric(5).\n",
+	      out);
+}
+
+/* The bash completion, from the same tables: subcommands, their options, what they take. */
+static void completion_bash(FILE *out)
+{
+	size_t i, k;
+	fprintf(out, "# bash completion for ncfabric (generated by ncfabric --completion bash)\n");
+	fprintf(out, "_ncfabric()\n{\n\tlocal cur prev words cword\n\t_init_completion || return\n");
+	fprintf(out, "\tlocal sub= i\n\tfor ((i = 1; i < cword; i++)); do\n\t\tcase ${words[i]} in\n\t\t");
+	for (i = 0; i < NSUBCOMMANDS; i++)
+		fprintf(out, "%s%s", i ? "|" : "", subcommands[i].name);
+	fprintf(out, ") sub=${words[i]}; break ;;\n\t\tesac\n\tdone\n");
+	fprintf(out, "\tcase $prev in\n");
+	fprintf(out, "\t--catalog|--script|-o|--output) _filedir; return ;;\n");
+	fprintf(out, "\t--dump-screen) _filedir; return ;;\n");
+	fprintf(out, "\t--screen) COMPREPLY=($(compgen -W '80x24 100x30 120x40 160x48 200x60' -- \"$cur\")); return ;;\n");
+	fprintf(out, "\t--completion) COMPREPLY=($(compgen -W 'bash' -- \"$cur\")); return ;;\n");
+	fprintf(out, "\t-f|--format) COMPREPLY=($(compgen -W '");
+	for (k = 0; export_formats[k]; k++)
+		fprintf(out, "%s%s", k ? " " : "", export_formats[k]);
+	fprintf(out, "' -- \"$cur\")); return ;;\n");
+	fprintf(out, "\t-t|--template) COMPREPLY=($(compgen -W '");
+	for (k = 0; k < ntemplates; k++)
+		fprintf(out, "%s%s", k ? " " : "", templates[k].name);
+	fprintf(out, "' -- \"$cur\")); return ;;\n");
+	fprintf(out, "\t-c|--collective) COMPREPLY=($(compgen -W 'allreduce allgather reducescatter alltoall sendrecv broadcast reduce' -- \"$cur\")); return ;;\n");
+	fprintf(out, "\t-s|--size) COMPREPLY=($(compgen -W '8 1K 64K 1M 16M 128M 1G 4G 16G' -- \"$cur\")); return ;;\n");
+	fprintf(out, "\t-g|--gpus|--set) return ;;\n");
+	fprintf(out, "\tesac\n");
+	fprintf(out, "\tcase $sub in\n");
+	for (i = 0; i < NSUBCOMMANDS; i++) {
+		const struct subcommand *c = &subcommands[i];
+		const struct option *o;
+		fprintf(out, "\t%s)\n\t\tif [[ $cur == -* ]]; then\n\t\t\tCOMPREPLY=($(compgen -W '", c->name);
+		for (o = c->longs; o->name; o++)
+			fprintf(out, "%s--%s", o == c->longs ? "" : " ", o->name);
+		fprintf(out, "' -- \"$cur\"))\n\t\telse\n\t\t\t");
+		if (!strcmp(c->operands, "design") || !strcmp(c->operands, "design design"))
+			fprintf(out, "_filedir '@(yaml|yml|json)'");
+		else if (!strcmp(c->operands, "design log"))
+			fprintf(out, "_filedir");
+		else
+			fprintf(out, "COMPREPLY=()");
+		fprintf(out, "\n\t\tfi ;;\n");
+	}
+	fprintf(out, "\t*)\n\t\tif [[ $cur == -* ]]; then\n\t\t\tCOMPREPLY=($(compgen -W '");
+	for (k = 0; main_longs[k].name; k++)
+		fprintf(out, "%s--%s", k ? " " : "", main_longs[k].name);
+	fprintf(out, "' -- \"$cur\"))\n\t\telse\n\t\t\tCOMPREPLY=($(compgen -W '");
+	for (i = 0; i < NSUBCOMMANDS; i++)
+		fprintf(out, "%s%s", i ? " " : "", subcommands[i].name);
+	fprintf(out, "' -- \"$cur\"))\n\t\t\t_filedir '@(yaml|yml|json)'\n\t\tfi ;;\n\tesac\n} &&\n");
+	fprintf(out, "\tcomplete -F _ncfabric ncfabric\n");
 }
 
 struct script_opts {
@@ -484,9 +855,27 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
 	}
-	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
-		return rc;
-	app_init(&app, &d, &x->shipped, file);
+	if (file && strcmp(file, "-") && access(file, F_OK) != 0 && errno == ENOENT) {
+		/* As vi: a name that is not there yet is a new design that w will create. */
+		design_init(&d);
+		app_init(&app, &d, &x->shipped, file);
+		app_start_new(&app, file);
+	} else if (file && strcmp(file, "-")) {
+		struct ncf_diag diag = { 0 };
+		if (design_load_file(file, &x->shipped, &d, &diag)) {
+			app_init(&app, &d, &x->shipped, file);
+		} else {
+			/* A file with errors opens into the list of them; it is never overwritten. */
+			design_init(&d);
+			app_init(&app, &d, &x->shipped, file);
+			app_start_broken(&app, file, &diag);
+		}
+		diag_free(&diag);
+	} else {
+		if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
+			return rc;
+		app_init(&app, &d, &x->shipped, file);
+	}
 	app.mouse = o->mouse;
 	app_recovery_path(file, rpath, sizeof rpath);
 	if (access(rpath, R_OK) == 0)
@@ -523,13 +912,14 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	return rc;
 }
 
+
 int main(int argc, char **argv)
 {
 	struct ctx x;
 	struct term_opts topts = { false, true, true };
 	struct script_opts sopts = { NULL, NULL, 80, 24 };
-	const char *file = NULL, *sub = NULL;
-	int i, rest = argc, rc;
+	const char *file = NULL;
+	int ch, rc;
 
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C"); /* files always use a decimal point */
@@ -537,71 +927,80 @@ int main(int argc, char **argv)
 	topts.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	memset(&x, 0, sizeof x);
 	x.argv0 = argv[0];
+	opterr = 0; /* option_error says it, naming the command */
 
-	/* Global options come before the subcommand. */
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		} else if (strcmp(argv[i], "--version") == 0) {
+	/* The designer's options, up to a subcommand; FILE may come before or after them. */
+	for (;;) {
+		optopt = 0;
+		ch = getopt_long(argc, argv, "+h", main_longs, NULL);
+		if (ch == -1) {
+			const struct subcommand *sub;
+			bool dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
+			if (optind >= argc)
+				break;
+			sub = dashdash || file ? NULL : find_subcommand(argv[optind]);
+			if (sub) {
+				int sargc = argc - optind;
+				char **sargv = argv + optind;
+				optind = 0; /* getopt_long anew, over the subcommand's arguments */
+				rc = sub->run(&x, sargc, sargv);
+				catalog_free(&x.shipped);
+				return rc;
+			}
+			if (file)
+				return usage_error("one design at a time ('%s' is extra)", argv[optind]);
+			file = argv[optind++];
+			if (dashdash) {
+				if (optind < argc)
+					return usage_error("one design at a time ('%s' is extra)", argv[optind]);
+				break;
+			}
+			continue;
+		}
+		switch (ch) {
+		case 'h':
+			usage(stdout);
+			return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+		case OPT_VERSION:
 			printf("ncfabric %s\n", VERSION);
 			return EXIT_OK;
-		} else if (strcmp(argv[i], "--catalog") == 0) {
-			if (i + 1 >= argc)
-				return usage_error("--catalog needs a FILE");
-			x.catalog_file = argv[++i];
-		} else if (strcmp(argv[i], "--ascii") == 0) {
-			topts.ascii = true;
-		} else if (strcmp(argv[i], "--no-color") == 0) {
-			topts.color = false;
-		} else if (strcmp(argv[i], "--no-mouse") == 0) {
-			topts.mouse = false;
-		} else if (strcmp(argv[i], "--script") == 0) {
-			if (i + 1 >= argc)
-				return usage_error("--script needs a FILE");
-			sopts.script = argv[++i];
-		} else if (strcmp(argv[i], "--dump-screen") == 0) {
-			if (i + 1 >= argc)
-				return usage_error("--dump-screen needs a FILE (- for standard output)");
-			sopts.dump = argv[++i];
-		} else if (strcmp(argv[i], "--screen") == 0) {
-			if (i + 1 >= argc || sscanf(argv[i + 1], "%dx%d", &sopts.w, &sopts.h) != 2 || sopts.w < 1 || sopts.h < 1 ||
-			    sopts.w > 1000 || sopts.h > 1000)
-				return usage_error("--screen needs WxH, such as 80x24");
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error("unknown option '%s'", argv[i]);
-		} else if (!sub && (strcmp(argv[i], "report") == 0 || strcmp(argv[i], "export") == 0 ||
-				    strcmp(argv[i], "new") == 0 || strcmp(argv[i], "templates") == 0 ||
-				    strcmp(argv[i], "expect") == 0 || strcmp(argv[i], "compare") == 0 ||
-				    strcmp(argv[i], "diff") == 0)) {
-			sub = argv[i];
-			rest = i + 1;
+		case OPT_CATALOG:
+			x.catalog_file = optarg;
 			break;
-		} else if (file) {
-			return usage_error("one design at a time ('%s' is extra)", argv[i]);
-		} else {
-			file = argv[i];
+		case OPT_ASCII:
+			topts.ascii = true;
+			break;
+		case OPT_NO_COLOR:
+			topts.color = false;
+			break;
+		case OPT_NO_MOUSE:
+			topts.mouse = false;
+			break;
+		case OPT_SCRIPT:
+			sopts.script = optarg;
+			break;
+		case OPT_DUMP:
+			sopts.dump = optarg;
+			break;
+		case OPT_SCREEN: {
+			char tail;
+			if (sscanf(optarg, "%dx%d%c", &sopts.w, &sopts.h, &tail) != 2 || sopts.w < 1 || sopts.h < 1 || sopts.w > 1000 ||
+			    sopts.h > 1000)
+				return usage_error("--screen needs WxH, such as 80x24, got '%s'", optarg);
+			break;
+		}
+		case OPT_COMPLETION:
+			if (strcmp(optarg, "bash"))
+				return usage_error("--completion: only bash, got '%s'", optarg);
+			completion_bash(stdout);
+			return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+		default:
+			return option_error(NULL, "h", main_longs, argc, argv);
 		}
 	}
 	if ((rc = load_catalog(&x)) != EXIT_OK)
 		return rc;
-	if (sub && strcmp(sub, "report") == 0)
-		rc = cmd_report(&x, argc - rest, argv + rest);
-	else if (sub && strcmp(sub, "export") == 0)
-		rc = cmd_export(&x, argc - rest, argv + rest);
-	else if (sub && strcmp(sub, "expect") == 0)
-		rc = cmd_expect(&x, argc - rest, argv + rest);
-	else if (sub && strcmp(sub, "compare") == 0)
-		rc = cmd_compare(&x, argc - rest, argv + rest);
-	else if (sub && strcmp(sub, "diff") == 0)
-		rc = cmd_diff(&x, argc - rest, argv + rest);
-	else if (sub && strcmp(sub, "new") == 0)
-		rc = cmd_new(&x, argc - rest, argv + rest);
-	else if (sub && strcmp(sub, "templates") == 0)
-		rc = argc > rest ? usage_error("templates takes no arguments") : cmd_templates();
-	else
-		rc = cmd_interactive(&x, file, &topts, &sopts);
+	rc = cmd_interactive(&x, file, &topts, &sopts);
 	catalog_free(&x.shipped);
 	return rc;
 }

@@ -8,7 +8,8 @@ static const struct {
 } named[] = {
 	{ "Enter", NK_ENTER }, { "Esc", NK_ESC }, { "Tab", NK_TAB }, { "S-Tab", NK_BTAB }, { "Up", NK_UP },
 	{ "Down", NK_DOWN }, { "Left", NK_LEFT }, { "Right", NK_RIGHT }, { "BS", NK_BACKSPACE }, { "F1", NK_F1 },
-	{ "C-r", NK_CTRL_R }, { "C-l", NK_CTRL_L }, { "C-u", NK_CTRL_U }, { "Home", NK_HOME }, { "End", NK_END }, { "Space", ' ' }, { "lt", '<' },
+	{ "C-r", NK_CTRL_R }, { "C-l", NK_CTRL_L }, { "C-u", NK_CTRL_U }, { "C-c", NK_CTRL_C }, { "C-d", NK_CTRL_D },
+	{ "Home", NK_HOME }, { "End", NK_END }, { "PgUp", NK_PGUP }, { "PgDn", NK_PGDN }, { "Space", ' ' }, { "lt", '<' },
 };
 
 static unsigned feed_keys(struct app *app, const char *p, int lineno, char *err, size_t errsz, bool *bad)

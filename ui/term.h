@@ -10,9 +10,12 @@ struct term_opts {
 	bool mouse;     /* report clicks, drags and the wheel */
 };
 
-/* Run the interactive loop on app until it quits. Returns 0, or 1 when the terminal
- * could not be used; on SIGHUP or SIGTERM unsaved work is written to a recovery file
- * and the path is put in recovered (empty if nothing needed saving). */
+/* Run the interactive loop on app until it quits. Returns the exit status: 0; 1 when the
+ * terminal could not be used; 128 + the signal when SIGHUP or SIGTERM ended it (or a lost
+ * terminal: 129); 130 when the quit began with Ctrl-C (SIGINT is read as the key C-c, which
+ * asks like q). Unsaved work is written to a recovery file when a signal or a lost terminal
+ * ends the program, or a second Ctrl-C answers the quit question; its path is put in
+ * recovered (empty if nothing needed saving). */
 int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t size);
 
 #endif

@@ -74,7 +74,7 @@ static int translate(int ch, bool is_key)
 			return NK_TAB;
 		if (ch == 127 || ch == 8)
 			return NK_BACKSPACE;
-		return ch;
+		return ch; /* Ctrl-C comes as SIGINT (cbreak keeps ISIG); a 0x03 byte is NK_CTRL_C too */
 	}
 	switch (ch) {
 	case KEY_UP: return NK_UP;
@@ -197,6 +197,15 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		rc = get_wch(&wch);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (got_signal == SIGINT) {
+			/* Ctrl-C is a key like q (it asks before losing work), not a way to die. */
+			got_signal = 0;
+			chg = app_key(app, NK_CTRL_C);
+			app_settle(app, chg);
+			if (chg & CHG_QUIT)
+				break;
+			continue;
+		}
 		if (got_signal)
 			break;
 		if (rc == ERR) {
@@ -238,7 +247,12 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 	cellbuf_free(&c);
 	endwin();
 	delscreen(scr);
-	if (got_signal || errors > 100)
+	if (got_signal || errors > 100 || app->quit_recover)
 		write_recovery(app, recovered, size);
-	return 0;
+	/* As a shell reports a program a signal ended: 128 + the signal (130 for Ctrl-C). */
+	if (got_signal)
+		return 128 + got_signal;
+	if (errors > 100)
+		return 128 + SIGHUP;
+	return app->interrupted ? 128 + SIGINT : 0;
 }

@@ -1,0 +1,474 @@
+/* cmdline.c: the ':' command line (vi's ex commands: w, e, export, set, template, ...) with
+ * Tab completion, and the '/' search line. */
+#include "ui/modes.h"
+#include "io/design_io.h"
+#include "io/export.h"
+#include "io/units.h"
+#include "layouts/template.h"
+#include "ui/lesson.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The design becomes template t built with v, as one undoable edit (T, :template, the lesson). */
+unsigned template_replace(struct app *app, const struct template *t, const struct tvalues *v)
+{
+	struct design nd;
+	char err[600];
+	design_init(&nd);
+	if (!template_build(t, v, app->shipped, &nd, err, sizeof err)) {
+		design_free(&nd);
+		return say(app, true, "%s", err);
+	}
+	ed_replace(&app->ed, &nd);
+	app->selected = 0;
+	ensure_selection(app);
+	say(app, false, "new design from template '%s' (u undoes it)", t->name);
+	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+/* Build template `name` with "KEY=VALUE" settings (space-separated in sets, may be empty)
+ * into a new design that replaces this one (undoable). */
+unsigned build_template(struct app *app, const char *name, const char *sets)
+{
+	const struct template *t = template_find(name);
+	struct tvalues v;
+	char err[600], kv[300];
+	const char *p = sets;
+	if (!t)
+		return say(app, true, "no template '%s' (T lists them)", name);
+	template_defaults(t, &v);
+	while (p && *p) {
+		int len;
+		while (*p == ' ')
+			p++;
+		len = (int)strcspn(p, " ");
+		if (!len)
+			break;
+		snprintf(kv, sizeof kv, "%.*s", len, p);
+		if (!template_set(t, &v, kv, &app->catalog, err, sizeof err))
+			return say(app, true, "%s", err);
+		p += len;
+	}
+	return template_replace(app, t, &v);
+}
+
+/* :select NAME selects a group by name, or a bundle as FROM->TO. */
+static unsigned select_named(struct app *app, const char *name)
+{
+	const char *arrow = strstr(name, "->");
+	size_t i;
+	for (i = 0; !arrow && i < app->design.servers.n; i++)
+		if (!strcmp(DESIGN_SERVER(&app->design, i)->name, name))
+			return app->selected = DESIGN_SERVER(&app->design, i)->id, CHG_VIEW;
+	for (i = 0; !arrow && i < app->design.domains.n; i++)
+		if (!strcmp(DESIGN_DOMAIN(&app->design, i)->name, name))
+			return app->selected = DESIGN_DOMAIN(&app->design, i)->id, CHG_VIEW;
+	for (i = 0; !arrow && i < app->design.switches.n; i++)
+		if (!strcmp(DESIGN_SWITCH(&app->design, i)->name, name))
+			return app->selected = DESIGN_SWITCH(&app->design, i)->id, CHG_VIEW;
+	for (i = 0; arrow && i < app->design.bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(&app->design, i);
+		if (strlen(b->from) == (size_t)(arrow - name) && !strncmp(b->from, name, (size_t)(arrow - name)) &&
+		    !strcmp(b->to, arrow + 2))
+			return app->selected = b->id, CHG_VIEW;
+	}
+	return say(app, true, "no block or bundle '%s' (bundles as FROM->TO)", name);
+}
+
+const struct command commands[] = {
+	{ "w", "[FILE]", "save the design (to FILE, which it then belongs to)" },
+	{ "wq", "[FILE]", "save, then quit" },
+	{ "x", "[FILE]", "save if there are changes (or to FILE), then quit; as ZZ" },
+	{ "q", "", "quit (asks first if there are unsaved changes)" },
+	{ "q!", "", "quit without saving" },
+	{ "e", "[FILE]", "open FILE; without FILE load the design's file again" },
+	{ "e!", "[FILE]", "the same, even with unsaved changes (u undoes it)" },
+	{ "export", "FORMAT FILE", "yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim (FILE a prefix), netbox (FILE a directory)" },
+	{ "set", "KEY VALUE", "a field of the selected block; job.KEY and fabric.KEY for the job and the fabric (a key only they have needs no prefix: params_b is job.params_b)" },
+	{ "nccl", "ALGO", "force NCCL's algorithm for the job as NCCL_ALGO does: auto, ring, tree, nvls, nvlstree or collnet (as A)" },
+	{ "gpus", "N", "the job runs on its first N GPUs" },
+	{ "size", "BYTES", "the panel's message size (K, M, G are powers of 1024)" },
+	{ "algo", "ALGO", "the algorithm the panel and the teaching view show: all, ring, tree, nvls, nvlstree or collnet (as V)" },
+	{ "pattern", "P", "the pattern shown: allreduce, allgather, reducescatter, alltoall or sendrecv (as v)" },
+	{ "note", "TEXT", "pin a note on the canvas" },
+	{ "template", "NAME [K=V...]", "a new design from a template (undoable); without settings its form" },
+	{ "select", "NAME", "select a block by name, or a bundle as FROM->TO" },
+	{ "pin", "", "pin the design as A for the comparison" },
+	{ "unpin", "", "forget A" },
+	{ "compare", "[FILE]", "the design beside A (or beside FILE)" },
+	{ "lesson", "[PAGE]", "the guided lesson, where it was left (or at PAGE)" },
+	{ "messages", "", "every message of this session" },
+	{ "errors", "", "the errors of the last file that did not load" },
+	{ "help", "", "the keys and these commands" },
+	{ NULL, NULL, NULL },
+};
+
+/* ---- :set --------------------------------------------------------------------------------- */
+
+/* The text of key's value on object id ("count", "nics[1].speed_gbps", "job.params_b"), or NULL. */
+static const char *key_value(const struct app *app, int id, const char *key, char *buf, size_t size)
+{
+	const struct schema *s;
+	const void *obj = ed_object_const(&app->design, id, &s);
+	char part[64];
+	const char *p = key;
+	while (obj && *p) {
+		size_t len = strcspn(p, ".[");
+		const struct field *f;
+		if (len >= sizeof part)
+			return NULL;
+		memcpy(part, p, len);
+		part[len] = '\0';
+		p += len;
+		f = schema_field(s, part);
+		if (!f)
+			return NULL;
+		if (f->type == FT_STRUCT) {
+			obj = field_struct(f, (void *)(uintptr_t)obj);
+			s = f->sub;
+		} else if (f->type == FT_LIST) {
+			const struct vec *v = field_list(f, (void *)(uintptr_t)obj);
+			char *end;
+			long i;
+			if (*p != '[')
+				return NULL;
+			i = strtol(p + 1, &end, 10);
+			if (*end != ']' || i < 0 || (size_t)i >= v->n)
+				return NULL;
+			obj = (const char *)v->v + (size_t)i * f->sub->size;
+			s = f->sub;
+			p = end + 1;
+		} else {
+			return *p ? NULL : field_format(f, obj, buf, size);
+		}
+		if (*p == '.')
+			p++;
+	}
+	return NULL;
+}
+
+/* Which object and full key a short key names: the selected block's own field first, then
+ * the job's, then the fabric's ("params_b" is job.params_b). false: err says why. */
+static bool resolve_key(const struct app *app, const char *key, int *id, char *full, size_t size, char *err, size_t errsz)
+{
+	const struct schema *sel = NULL, *job = schema_field(&design_schema, "job")->sub,
+			    *fab = schema_field(&design_schema, "fabric")->sub;
+	const char *sug;
+	char base[64];
+	snprintf(base, sizeof base, "%.*s", (int)strcspn(key, ".["), key);
+	if (app->selected)
+		ed_object_const(&app->design, app->selected, &sel);
+	snprintf(full, size, "%s", key);
+	*id = 0;
+	if (!strncmp(key, "job.", 4) || !strncmp(key, "fabric.", 7) || !strcmp(key, "name") || !strcmp(key, "description"))
+		return true;
+	if (sel && schema_field(sel, base)) {
+		*id = app->selected;
+		return true;
+	}
+	if (!strchr(key, '.') && !strchr(key, '[')) {
+		if (schema_field(job, key)) {
+			snprintf(full, size, "job.%s", key);
+			return true;
+		}
+		if (schema_field(fab, key)) {
+			snprintf(full, size, "fabric.%s", key);
+			return true;
+		}
+	}
+	if (sel && (sug = schema_suggest(sel, base)))
+		snprintf(err, errsz, "no key '%s' in the selected %s, the job or the fabric (did you mean '%s'?)", key, sel->name, sug);
+	else if ((sug = schema_suggest(job, base)))
+		snprintf(err, errsz, "no key '%s' in the %s%s, the job or the fabric (did you mean 'job.%s'?)", key,
+			 sel ? "selected " : "", sel ? sel->name : "design", sug);
+	else if ((sug = schema_suggest(fab, base)))
+		snprintf(err, errsz, "no key '%s' in the %s%s, the job or the fabric (did you mean 'fabric.%s'?)", key,
+			 sel ? "selected " : "", sel ? sel->name : "design", sug);
+	else
+		snprintf(err, errsz, "no key '%s' in the %s%s, the job or the fabric (J and F list the job's and the fabric's)", key,
+			 sel ? "selected " : "", sel ? sel->name : "design");
+	return false;
+}
+
+static unsigned set_command(struct app *app, const char *key, const char *value)
+{
+	int id;
+	char full[160], err[400], was[200] = "", now[200] = "", who[160] = "";
+	const char *v;
+	const struct schema *s;
+	const void *obj;
+	if (!resolve_key(app, key, &id, full, sizeof full, err, sizeof err))
+		return say(app, true, "%s", err);
+	v = key_value(app, id, full, was, sizeof was);
+	if (!v)
+		was[0] = '\0';
+	else if (v != was)
+		snprintf(was, sizeof was, "%s", v);
+	if (!ed_set(&app->ed, id, full, value))
+		return edit_result(app, false);
+	obj = ed_object_const(&app->design, id, &s);
+	if (id && obj && s == &bundle_schema)
+		snprintf(who, sizeof who, "%s->%s ", ((const struct bundle *)obj)->from, ((const struct bundle *)obj)->to);
+	else if (id && obj)
+		snprintf(who, sizeof who, "%s ", (const char *)obj + sizeof(int));
+	v = key_value(app, id, full, now, sizeof now);
+	if (v && v != now)
+		snprintf(now, sizeof now, "%s", v);
+	edit_result(app, true);
+	if (was[0] && !strcmp(was, now))
+		say(app, false, "%s%s is %s already", who, full, now);
+	else
+		say(app, false, "set %s%s = %s%s%s%s (u undoes)", who, full, v ? now : value, was[0] ? " (was " : "", was,
+		    was[0] ? ")" : "");
+	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+/* ---- the commands -------------------------------------------------------------------------- */
+
+static unsigned nccl_command(struct app *app, const char *arg)
+{
+	int a;
+	const char *name = arg;
+	if (!strncasecmp(name, "NCCL_ALGO=", 10))
+		name += 10;
+	for (a = 0; algo_names[a]; a++)
+		if (!strcasecmp(name, algo_names[a]))
+			return force_algo_to(app, a);
+	return say(app, true, ":nccl auto, ring, tree, nvls, nvlstree or collnet (NCCL_ALGO for the job), got '%s'", arg);
+}
+
+/* :e [FILE], :e! [FILE]: open FILE, or load the design's own file again. */
+static unsigned edit_command(struct app *app, bool force, const char *file)
+{
+	char path[1024];
+	if (file && file[0])
+		snprintf(path, sizeof path, "%s", file);
+	else if (app->file[0])
+		snprintf(path, sizeof path, "%s", app->file);
+	else
+		return say(app, true, ":e FILE opens a design file (this design has none)");
+	if (!force && app_dirty(app) && !strcmp(path, app->file))
+		return say(app, true, "unsaved changes: :e! loads %s anyway (u undoes it), :w saves them first", path);
+	return open_file(app, path);
+}
+
+unsigned app_command(struct app *app, const char *line)
+{
+	char cmd[32] = "", a1[512] = "", a2[512] = "";
+	int n = sscanf(line, "%31s %511s %511[^\n]", cmd, a1, a2);
+	if (n < 1)
+		return CHG_VIEW;
+	if (!strcmp(cmd, "w"))
+		return n >= 2 ? save_to(app, a1) : app_run(app, ACT_SAVE);
+	if (!strcmp(cmd, "wq")) {
+		unsigned c;
+		if (n < 2 && !app->file[0]) {
+			snprintf(app->cmdline, sizeof app->cmdline, "wq %.100s.yaml", app->design.name);
+			app->mode = MODE_COMMAND;
+			return say(app, false, "the design has no file yet: Enter saves it under this name and quits");
+		}
+		c = n >= 2 ? save_to(app, a1) : app_run(app, ACT_SAVE);
+		return app->msg_error || app->mode != MODE_CANVAS ? c : CHG_QUIT;
+	}
+	if (!strcmp(cmd, "x") || !strcmp(cmd, "xit") || !strcmp(cmd, "exit"))
+		return app_write_quit(app, n >= 2 ? a1 : NULL);
+	if (!strcmp(cmd, "q!") || !strcmp(cmd, "quit!"))
+		return CHG_QUIT;
+	if (!strcmp(cmd, "q") || !strcmp(cmd, "quit"))
+		return app_run(app, ACT_QUIT);
+	if (!strcmp(cmd, "e") || !strcmp(cmd, "e!") || !strcmp(cmd, "edit") || !strcmp(cmd, "edit!"))
+		return edit_command(app, cmd[strlen(cmd) - 1] == '!', n >= 2 ? a1 : NULL);
+	if (!strcmp(cmd, "pin") || !strcmp(cmd, "compare") || !strcmp(cmd, "unpin"))
+		return compare_command(app, cmd, n >= 2 ? a1 : NULL);
+	if (!strcmp(cmd, "export")) {
+		char err[600], *text;
+		bool ok;
+		if (n < 3)
+			return say(app, true, ":export FORMAT NAME (yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim, netbox)");
+		if (!export_known(a1))
+			return say(app, true, "unknown export format '%s'", a1);
+		if (export_multi_file(a1)) {
+			ok = export_files(&app->design, &app->catalog, a1, a2, err, sizeof err);
+		} else {
+			text = export_text(&app->design, &app->catalog, a1, err, sizeof err);
+			ok = text && file_write_atomic(a2, text, strlen(text), err, sizeof err);
+			free(text);
+		}
+		return ok ? say(app, false, "exported %s to %s", a1, a2) : say(app, true, "export %s: %s", a1, err);
+	}
+	if (!strcmp(cmd, "size")) {
+		char err[200];
+		double b;
+		if (n < 2 || !parse_size(a1, &b, err, sizeof err))
+			return say(app, true, "%s", n < 2 ? ":size BYTES (K, M, G are powers of 1024)" : err);
+		app->bytes = b;
+		return CHG_MODEL | CHG_VIEW;
+	}
+	if (!strcmp(cmd, "algo")) {
+		int u;
+		for (u = 0; u < UA_P2P; u++)
+			if (!strcmp(a1, ualgo_names[u]))
+				break;
+		if (!strcmp(a1, "auto") || !strcmp(a1, "all"))
+			u = -1;
+		else if (u == UA_P2P)
+			return say(app, true, ":algo all, ring, tree, nvls, nvlstree or collnet (the view; :nccl forces one for the job)");
+		app->algo_view = u;
+		return CHG_MODEL | CHG_VIEW;
+	}
+	if (!strcmp(cmd, "nccl"))
+		return n < 2 ? say(app, true, ":nccl auto, ring, tree, nvls, nvlstree or collnet") : nccl_command(app, a1);
+	if (!strcmp(cmd, "pattern")) {
+		int c = -1, k;
+		for (k = 0; k < PATTERNS; k++)
+			if (!strcmp(a1, coll_names[k]))
+				c = k;
+		if (c < 0)
+			return say(app, true, ":pattern allreduce, allgather, reducescatter, alltoall or sendrecv");
+		app->pattern = c;
+		return CHG_MODEL | CHG_VIEW;
+	}
+	if (!strcmp(cmd, "gpus"))
+		return set_command(app, "job.gpus", a1);
+	if (!strcmp(cmd, "set")) {
+		const char *eq = n == 2 ? strchr(a1, '=') : NULL;
+		if (eq) { /* :set key=value, as vim writes it */
+			char key[200];
+			snprintf(key, sizeof key, "%.*s", (int)(eq - a1), a1);
+			return set_command(app, key, eq + 1);
+		}
+		if (n < 3)
+			return say(app, true, ":set KEY VALUE sets a field of the selected block (or job.KEY, fabric.KEY)");
+		return set_command(app, a1, a2);
+	}
+	if (!strcmp(cmd, "note")) {
+		const char *text = strchr(line, ' ');
+		return edit_result(app, ed_add_note(&app->ed, text ? text + 1 : "", 1, 0));
+	}
+	if (!strcmp(cmd, "template") && n >= 3)
+		return build_template(app, a1, a2);
+	if (!strcmp(cmd, "select") && n >= 2)
+		return select_named(app, a1);
+	if (!strcmp(cmd, "lesson")) {
+		char *end;
+		long page = n >= 2 ? strtol(a1, &end, 10) : 0;
+		if (n < 2)
+			return app_run(app, ACT_LESSON);
+		if (*end || page < 1 || page > lesson_npages)
+			return say(app, true, ":lesson PAGE: a page from 1 to %d", lesson_npages);
+		return lesson_open(app, (int)page - 1);
+	}
+	if (!strcmp(cmd, "messages") || !strcmp(cmd, "mes"))
+		return messages_open(app);
+	if (!strcmp(cmd, "errors")) {
+		if (!diag_count(&app->load_errors))
+			return say(app, false, "no file has failed to load");
+		return errors_open(app);
+	}
+	if (!strcmp(cmd, "template")) {
+		size_t i;
+		for (i = 0; i < ntemplates; i++)
+			if (!strcmp(templates[i].name, a1))
+				break;
+		if (i == ntemplates)
+			return say(app, true, ":template NAME (T lists them)");
+		app->tmpl_cur = (int)i;
+		app->mode = MODE_TEMPLATES;
+		return app_run(app, ACT_ACCEPT);
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "h"))
+		return app_run(app, ACT_HELP);
+	{
+		char list[400] = "";
+		size_t used = 0, i;
+		for (i = 0; commands[i].name && used < sizeof list; i++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", commands[i].name);
+		return say(app, true, "unknown command ':%s' (the commands: %s; Tab completes them)", cmd, list);
+	}
+}
+
+static void complete(struct app *app)
+{
+	size_t len = strlen(app->cmdline), i, hits = 0;
+	const char *hit = NULL;
+	if (strchr(app->cmdline, ' '))
+		return;
+	for (i = 0; commands[i].name; i++)
+		if (!strncmp(commands[i].name, app->cmdline, len)) {
+			hits++;
+			if (!hit)
+				hit = commands[i].name;
+		}
+	if (hits == 1)
+		snprintf(app->cmdline, sizeof app->cmdline, "%s ", hit);
+	else if (hits > 1) {
+		char list[400] = "";
+		size_t used = 0;
+		for (i = 0; commands[i].name; i++)
+			if (!strncmp(commands[i].name, app->cmdline, len) && used < sizeof list)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s ", commands[i].name);
+		say(app, false, "%s", list);
+	}
+}
+
+unsigned line_text(char *buf, size_t size, int key)
+{
+	size_t n = strlen(buf);
+	if (key == NK_CTRL_U) { /* as in a shell: clear the line */
+		buf[0] = '\0';
+		return CHG_VIEW;
+	}
+	if (key == NK_BACKSPACE) {
+		if (n)
+			buf[n - 1] = '\0';
+		return CHG_VIEW;
+	}
+	if (key >= 0x20 && key < 0x7f && n + 1 < size) {
+		buf[n] = (char)key;
+		buf[n + 1] = '\0';
+		return CHG_VIEW;
+	}
+	return CHG_NONE;
+}
+
+unsigned command_action(struct app *app, enum action a)
+{
+	switch (a) {
+	case ACT_ACCEPT: {
+		char line[256];
+		snprintf(line, sizeof line, "%s", app->cmdline);
+		app->mode = MODE_CANVAS;
+		return app_command(app, line);
+	}
+	case ACT_COMPLETE:
+		complete(app);
+		return CHG_VIEW;
+	default:
+		return CHG_PASS;
+	}
+}
+
+unsigned command_text(struct app *app, int key)
+{
+	if (key == NK_ENTER || key == NK_ESC || key == NK_TAB || key == NK_CTRL_C)
+		return CHG_PASS;
+	return line_text(app->cmdline, sizeof app->cmdline, key);
+}
+
+unsigned search_action(struct app *app, enum action a)
+{
+	if (a != ACT_ACCEPT)
+		return CHG_PASS;
+	app->mode = MODE_CANVAS;
+	return search_step(app, 1);
+}
+
+unsigned search_text(struct app *app, int key)
+{
+	if (key == NK_ENTER || key == NK_ESC || key == NK_CTRL_C)
+		return CHG_PASS;
+	return line_text(app->search, sizeof app->search, key);
+}
