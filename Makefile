@@ -142,7 +142,7 @@ test-run: tests-build check-layers
 	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; \
 	echo "== tests/cli.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/cli.sh || fail=1; \
 	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) sh tests/tmux.sh || fail=1; \
-	echo "== make validate"; $(BUILD)/tools/validate tests/data/validate/points.yaml || fail=1; \
+	echo "== make validate"; NCFABRIC_CATALOG=share/catalog.yaml $(BUILD)/tools/validate tests/data/validate/points.yaml || fail=1; \
 	exit $$fail
 
 test: deps
@@ -242,7 +242,7 @@ $(BUILD)/tools/validate: tools/validate.c $(LIBIO) $(LIBMODEL)
 
 validate: deps
 	@$(MAKE) --no-print-directory $(BUILD)/tools/validate
-	@$(BUILD)/tools/validate tests/data/validate/points.yaml
+	@NCFABRIC_CATALOG=share/catalog.yaml $(BUILD)/tools/validate tests/data/validate/points.yaml
 
 # --- packages -------------------------------------------------------------
 DEB_PKGS := libncurses-dev libyaml-dev libcjson-dev libcriterion-dev pkg-config tmux

@@ -161,7 +161,9 @@ static void loss_of(const struct topo *t, const struct fabric *f, const struct n
 		break;
 	}
 	fabric_loss(t, f, &in, out);
-	transport_cap(&m->node, in.rate, out);
+	/* What a node's NICs carry per direction: a ring C x b; a tree about the algorithm
+	 * bandwidth (a node sends S up and S down over the two trees, and receives as much). */
+	transport_cap(&m->node, in.kind == TK_TREE ? A : in.rate, out);
 }
 
 void collective_losses(const struct topo *t, const struct fabric *f, const struct nccl_model *m, enum coll c,
@@ -234,16 +236,121 @@ void collective_losses_some(const struct topo *t, const struct fabric *f, const 
 	/* CollNet: Direct and Chain reduce in the switches alike. */
 }
 
-/* Best protocol of NCCL algorithm a for c, with the fabric's loss applied. */
+/* ---- what the hardware does beyond NCCL's own model (fabric-physics.md 6 and 7) ------ */
+
+#define NCCL_STEPS 8            /* buffer slots per connection (device.h) */
+#define CHUNK_STEPS 4           /* a ring or tree chunk is NCCL_STEPS / 2 slots (collectives.h) */
+
+/* Data bytes in one buffer slot: LL 8 lines x 512 threads x 16 B x 8 slots = 512 KiB, half of
+ * it flags; LL128 120 x 640 x 8 B x 8 slots, 120 of 128 bytes data; Simple 4 MiB (init.cc). */
+static const double slot_data[NP_COUNT] = { 524288.0 / NCCL_STEPS / 2, 4915200.0 / NCCL_STEPS * 120 / 128,
+					    4194304.0 / NCCL_STEPS };
+
+/* Channels NCCL runs at run time: rings and trees doubled (runtime_mult); NVLS its own
+ * count (transport/nvls.cc: 16 on sm90, 24 on sm100 in one NVLink domain, 32 across). */
+static int run_channels(const struct nccl_model *m, int a)
+{
+	switch (a) {
+	case NA_NVLS:
+	case NA_NVLSTREE:
+		return m->node.sm < 100 ? 16 : m->node.nnodes > 1 ? 32 : 24;
+	case NA_RING:
+		return m->ring.c * runtime_mult(m, &m->ring);
+	case NA_COLLNET_DIRECT:
+	case NA_COLLNET_CHAIN:
+		return m->collnet.c > 0 ? m->collnet.c : 1;
+	default:
+		return m->tree.c * runtime_mult(m, &m->tree);
+	}
+}
+
+/* NVLS chunk for a message (enqueue.cc: 128 KiB, halved while the message is small against
+ * channels x heads x chunk; NVLSTree from its own thresholds). */
+static double nvls_chunk(const struct nccl_model *m, int a, int nc, double bytes)
+{
+	double co = (double)nc * (m->nvls.c > 0 ? m->nvls.c : 1), chunk = 131072;
+	if (a == NA_NVLS) {
+		if (m->node.nnodes > 1 && m->bw[COLL_ALLREDUCE][NA_NVLS][NP_SIMPLE] < 150)
+			chunk = 32768;
+		if (bytes < 64 * co * chunk && chunk > 65536)
+			chunk = 65536;
+		if (bytes < 8 * co * chunk && chunk > 32768)
+			chunk = 32768;
+		if (bytes < 2 * co * chunk && chunk > 16384)
+			chunk = 16384;
+	} else {
+		if (bytes < 4 * co * chunk && chunk > 65536)
+			chunk = 65536;
+		if (bytes < co * chunk && chunk > 32768)
+			chunk = 32768;
+	}
+	return chunk;
+}
+
+/* NVLS inside one NVLink domain as the wires carry it (fabric-physics.md 6.1): each GPU's
+ * link carries S (1 + 1/G) per direction for AllReduce against a ring's 2S (G-1)/G, so the
+ * bus bandwidth is the NVLink NCCL counts, times NCCL's NVLS efficiency of the generation,
+ * times 2(G-1)/(G+1); AllGather and ReduceScatter carry what a ring does. Bus GB/s, or 0. */
+static double nvls_physical_bus(const struct nccl_model *m, enum coll c)
+{
+	const struct nccl_node *n = &m->node;
+	double eff = nccl_nvls_efficiency(n->sm), G = n->ppn;
+	if (n->nnodes > 1 || n->nvl <= 0 || eff <= 0 || G < 2)
+		return 0;
+	return n->nvl * eff * (c == COLL_ALLREDUCE ? 2 * (G - 1) / (G + 1) : 1);
+}
+
+/* The pipeline's fill (fabric-physics.md 7.1 items 2 and 4, 7.3): a message starts with its
+ * buffers empty. A ring or tree channel moves a chunk of CHUNK_STEPS slots before the next
+ * rank can forward it, so the first CHUNK_STEPS - 1 slots of every channel (or the whole
+ * message, when smaller) pass before the pipe is full; NVLS runs two NCCL_STEPS-deep
+ * pipelines (reduce, then multicast) of its chunk on each channel. us, at `bus` GB/s bus
+ * bandwidth (`alg` GB/s algorithm bandwidth for NVLS). */
+static double fill_us(const struct nccl_model *m, int a, int p, double bytes, double bus, double alg)
+{
+	int nc = run_channels(m, a);
+	/* Across nodes the network's step latency (hwLat NET, the plugin's) dominates and NCCL's
+	 * multi-node model already matches published mid-size runs (tests/data/validate: p5,
+	 * p5en, A100 HDR); the fill is the NVLink pipeline's. */
+	if (m->node.nnodes > 1)
+		return 0;
+	if (a == NA_NVLS) {
+		double chunk = nvls_chunk(m, a, nc, bytes);
+		return alg > 0 ? (2 * NCCL_STEPS - 1) * chunk * nc / (1000.0 * alg) : 0;
+	}
+	if (bus <= 0)
+		return 0;
+	return fmin((CHUNK_STEPS - 1) * slot_data[p] * nc, bytes) / (1000.0 * bus);
+}
+
+/* Time of (a, p) on the hardware: NCCL's latency and bandwidth with the fabric's loss (or
+ * NVLS's physical bandwidth inside one domain), plus the pipeline's fill. -1 when off. */
+static double achieved_us(const struct nccl_model *m, enum coll c, int a, int p, double bytes, double factor)
+{
+	double t = nccl_time(m, c, (enum nalgo)a, (enum nproto)p, bytes, factor), A, bus;
+	int N = m->nranks;
+	if (t < 0)
+		return -1;
+	A = m->bw[c][a][p] * factor;
+	if (a == NA_NVLS && (bus = nvls_physical_bus(m, c)) > 0) {
+		A = bus / busbw_factor(c, N);
+		t = m->lat[c][a][p] + bytes / (1000.0 * A);
+	}
+	return t + fill_us(m, a, p, bytes, A * busbw_factor(c, N), A);
+}
+
+/* NCCL's protocol for algorithm a (its own model decides), with the achieved time. */
 static void eval_nccl(const struct nccl_model *m, enum coll c, int a, double bytes, const struct fabric_loss *loss,
 		      struct algo_result *r)
 {
-	int p, N = m->nranks;
+	int p, N = m->nranks, pick = -1;
 	double best = -1, nccl_best = -1;
 	for (p = 0; p < NP_COUNT; p++) {
 		double tt = nccl_time(m, c, (enum nalgo)a, (enum nproto)p, bytes, 1.0);
-		if (tt >= 0 && (nccl_best < 0 || tt < nccl_best))
+		if (tt >= 0 && (nccl_best < 0 || tt < nccl_best)) {
 			nccl_best = tt;
+			pick = p;
+		}
 	}
 	if (nccl_best < 0)
 		return;
@@ -255,13 +362,8 @@ static void eval_nccl(const struct nccl_model *m, enum coll c, int a, double byt
 		r->reason = r->loss.unroutable ? "the fabric has no path for this traffic" : "the switches do not join the job's nodes";
 		return;
 	}
-	for (p = 0; p < NP_COUNT; p++) {
-		double tt = nccl_time(m, c, (enum nalgo)a, (enum nproto)p, bytes, loss->factor);
-		if (tt >= 0 && (best < 0 || tt < best)) {
-			best = tt;
-			r->proto = p;
-		}
-	}
+	best = achieved_us(m, c, a, pick, bytes, loss->factor);
+	r->proto = pick;
 	if (best < 0)
 		return;
 	r->available = true;

@@ -68,6 +68,11 @@ static int ladder_row(int sm)
 	return sm < 90 ? 0 : sm < 100 ? 1 : 2;
 }
 
+double nccl_nvls_efficiency(int sm)
+{
+	return nvls_eff[cc_index(sm)];
+}
+
 double nccl_nvlink_per_link(int sm)
 {
 	if (sm >= 100)

@@ -85,6 +85,8 @@ extern const char *const host_path_names[];
 /* Derive nvl (bridges only), pci_intra and intra_path from n's host fields, ppn and span. */
 void nccl_node_host(struct nccl_node *n);
 
+/* NCCL's NVLS efficiency (tuning.cc nvlsEfficiency: 0.85 Hopper, 0.74 Blackwell; 0 before). */
+double nccl_nvls_efficiency(int sm);
 /* NCCL's per-link NVLink bandwidth for a compute capability (section 2.3). */
 double nccl_nvlink_per_link(int sm);
 /* NCCL's PCIe bandwidth: lanes x per-lane rate (x16 Gen3 12, Gen4 24, Gen5 48, Gen6 96). */
