@@ -297,6 +297,20 @@ static void check_servers(const struct design *d, const struct catalog *cat, str
 				diag_add(diag, NCF_WARNING, path,
 					 "NIC faster than its PCIe slot: %s carries %.1f GB/s, its slot %.1f GB/s",
 					 c->name, line, slot);
+			{
+				/* The transport NCCL uses over it (fabric-physics.md 4). */
+				const char *tn = n->transport[0] ? n->transport : c->transport[0] ? c->transport
+												   : transport_for(c->protocol);
+				const struct cat_transport *tr = catalog_transport(cat, tn);
+				snprintf(path, sizeof path, "servers[%zu].nics[%zu].transport", i, k);
+				if (!tr && (n->transport[0] || c->transport[0]))
+					unknown_part(diag, path, "transport", tn, &cat->transports, sizeof(struct cat_transport));
+				else if (tr && n->use == NIC_COMPUTE && strcmp(tr->name, "sockets") == 0)
+					diag_add(diag, NCF_WARNING, path,
+						 "%s runs NCCL's socket transport (no RDMA): %.0f%% of its line rate as measured; a RoCE or InfiniBand NIC carries %.0f%%",
+						 c->name, 100 * tr->efficiency,
+						 catalog_transport(cat, "roce") ? 100 * catalog_transport(cat, "roce")->efficiency : 98.0);
+			}
 		}
 	}
 }
