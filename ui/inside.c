@@ -6,6 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* GPUs under one PCIe switch: the fabric's, never across a socket (ncfabric(5) HOST PATHS). */
+static int gpus_per_switch(const struct server_group *g, const struct cat_fabric *fab)
+{
+	int sockets = g->sockets > 1 ? g->sockets : 1, per = (g->gpus + sockets - 1) / sockets;
+	return fab->max_gpus > 0 && fab->max_gpus < per ? fab->max_gpus : per;
+}
+
 static struct server_group *inside_group(struct app *app)
 {
 	const struct schema *s;
@@ -115,9 +122,17 @@ void inside_draw(const struct app *app, struct cellbuf *c, int x0, int y0, int w
 			cellbuf_printf(c, x0 + 3, y, w - 6, ROLE_TITLE, "%s%s: NVLink %d x %g GB/s = %g GB/s per GPU and direction%s",
 				       g->scaleup, fab->nvls ? " (NVLS)" : "", gpu->nvlink_links, gpu->nvlink_link_GBps,
 				       gpu->nvlink_links * gpu->nvlink_link_GBps, g->domain[0] ? "; the NVLink domain spans servers" : "");
+		else if (fab->kind == FAB_NVLINK_BRIDGE && gpu->nvlink_links > 0)
+			cellbuf_printf(c, x0 + 3, y, w - 6, ROLE_TITLE,
+				       "%s: NVLink %dx%g GB/s in each %s, PCIe between", g->scaleup, gpu->nvlink_links,
+				       gpu->nvlink_link_GBps, fab->max_gpus > 2 ? "group" : "pair");
+		else if (fab->kind == FAB_PCIE_SWITCH)
+			cellbuf_printf(c, x0 + 3, y, w - 6, ROLE_TITLE,
+				       "%s: %d GPUs per switch; P2P inside, host memory between", g->scaleup,
+				       gpus_per_switch(g, fab));
 		else
-			cellbuf_printf(c, x0 + 3, y, w - 6, ROLE_TITLE, "%s: GPUs reach each other over PCIe Gen%d x%d (%.1f GB/s)",
-				       g->scaleup, gpu->pcie_gen, gpu->pcie_lanes, pcie_GBps(gpu->pcie_gen, gpu->pcie_lanes));
+			cellbuf_printf(c, x0 + 3, y, w - 6, ROLE_TITLE,
+				       "%s: GPUs on CPU root ports, through host memory", g->scaleup);
 		y += 2;
 	}
 	/* PCIe: the switches that join GPUs and NICs, and the CPU behind them. */
@@ -138,8 +153,18 @@ void inside_draw(const struct app *app, struct cellbuf *c, int x0, int y0, int w
 				       pcie_GBps(gpu->pcie_gen, gpu->pcie_lanes),
 				       nics ? "; GPUs share PCIe switches with compute NICs (GPUDirect RDMA, PXN to other NICs)" : "",
 				       on_cpu ? "; some NICs hang off the CPU (no GPUDirect RDMA)" : "");
-		cellbuf_printf(c, x0 + 2, y++, w - 4, ROLE_NORMAL, "CPU: %s%s", cpu_vendor_names[g->cpu],
-			       g->domain[0] ? "; NVLink domain shared with other servers of the group" : "");
+		if (g->sockets > 1) {
+			int per = (g->gpus + g->sockets - 1) / g->sockets;
+			cellbuf_printf(c, x0 + 2, y++, w - 4, ROLE_NORMAL, "CPU: %d x %s, link %.0f GB/s (NCCL), %d GPUs per socket%s",
+				       g->sockets, cpu_vendor_names[g->cpu], cpu_sys_GBps(g->cpu), per,
+				       g->domain[0] ? "; NVLink domain shared with other servers of the group" : "");
+		} else {
+			cellbuf_printf(c, x0 + 2, y++, w - 4, ROLE_NORMAL, "CPU: %s, one socket%s", cpu_vendor_names[g->cpu],
+				       g->domain[0] ? "; NVLink domain shared with other servers of the group" : "");
+		}
+		if (gpu && gpu->pcie_p2p == P2P_UNSUPPORTED)
+			cellbuf_printf(c, x0 + 2, y++, w - 4, ROLE_WARNING,
+				       "%s: no GPU peer-to-peer (driver): every hop via host memory", gpu->name);
 		y++;
 	}
 	cellbuf_text(c, x0 + 2, y++, w - 4, ROLE_HEADING, "NICs (j/k select, +/- count, Enter edit, a add, d remove, Esc back)");
