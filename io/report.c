@@ -347,10 +347,12 @@ static cJSON *algo_json(const struct fabric *f, const struct algo_result *a)
 	cJSON_AddNumberToObject(o, "busbw_GBps", a->busbw_GBps);
 	cJSON_AddNumberToObject(o, "nccl_busbw_GBps", a->nccl_busbw_GBps);
 	cJSON_AddNumberToObject(o, "fabric_factor", a->loss.factor);
-	if (a->loss.binding >= 0 || a->loss.direct) {
+	if (a->loss.binding >= 0 || a->loss.direct || a->loss.transport) {
 		cJSON *b = cJSON_AddObjectToObject(o, "binding");
-		cJSON_AddStringToObject(b, "where", a->loss.direct ? "direct links" : "switch group");
-		if (!a->loss.direct)
+		cJSON_AddStringToObject(b, "where", a->loss.direct ? "direct links" : a->loss.transport ? "transport" : "switch group");
+		if (a->loss.transport)
+			cJSON_AddStringToObject(b, "why", a->loss.why);
+		else if (!a->loss.direct)
 			cJSON_AddStringToObject(b, "group", f->tiers[a->loss.binding].group);
 		cJSON_AddNumberToObject(b, "demand_GBps", a->loss.demand_GBps);
 		cJSON_AddNumberToObject(b, "capacity_GBps", a->loss.capacity_GBps);
