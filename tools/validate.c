@@ -3,7 +3,9 @@
  * Reads a points file (tests/data/validate/points.yaml): per class of hardware a tolerance
  * (median and maximum relative error), and per point a design file, a collective, a message
  * size, optionally the GPU count and a forced algorithm (NCCL_ALGO), the metric measured
- * (busbw by default) and the published value with its source. Each point is computed with
+ * (busbw by default; step_ms, tokens_per_s, efficiency, speedup for the training job; with
+ * relative_gpus, the ratio of the metric at gpus to the metric at relative_gpus, a scaling
+ * measurement) and the published value with its source. Each point is computed with
  * metrics_compute, exactly as `ncfabric report` does. It prints every point and a table of
  * the median and maximum error per class, and exits 1 when a class is outside its
  * tolerance (2 on a bad points file). Errors are (model - measured) / measured. */
@@ -210,6 +212,32 @@ int main(int argc, char **argv)
 		if (!m)
 			return 2;
 		metrics_compute(&d, &cat, bytes, (int)gpus, m);
+		if (text_of(p, "relative_gpus")) {
+			/* A ratio: the metric on gpus over the same metric on relative_gpus (scaling). */
+			double rg = 0, base = 0;
+			bool ok = number_of(p, "relative_gpus", &rg) && rg >= 1 && model_value(m, coll, algo, metric, &value, &why);
+			if (ok) {
+				metrics_compute(&d, &cat, bytes, (int)rg, m);
+				ok = model_value(m, coll, algo, metric, &base, &why) && base > 0;
+			}
+			if (!ok) {
+				printf("%-34s %-14s %9.4g %9s  %s\n", id, klass, measured, "-", why ? why : "no ratio");
+				bad++;
+				free(m);
+				catalog_free(&cat);
+				design_free(&d);
+				continue;
+			}
+			value /= base;
+			why = NULL;
+			printf("%-34s %-14s %9.4g %9.4g %+6.1f%%\n", id, klass, measured, value, 100 * (value - measured) / measured);
+			if (cls[k].n < MAX_POINTS)
+				cls[k].err[cls[k].n++] = (value - measured) / measured;
+			free(m);
+			catalog_free(&cat);
+			design_free(&d);
+			continue;
+		}
 		if (!model_value(m, coll, algo, metric, &value, &why)) {
 			printf("%-34s %-14s %9.4g %9s  %s\n", id, klass, measured, "-", why ? why : "no such metric");
 			bad++;
