@@ -236,6 +236,19 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	design_catalog(&d, &x->shipped, &cat);
 	inventory_compute(&d, &cat, &inv);
 	metrics_compute(&d, &cat, size, (int)gpus, &met);
+	if (met.work.job_error) {
+		/* The job's degrees do not fit these GPUs (another --gpus): a design error. */
+		struct ncf_diag bad = { 0 };
+		workload_problems(&met.work, &bad);
+		diag_print(stderr, file ? file : "(built-in default)", &bad, false);
+		diag_free(&bad);
+		inventory_free(&inv);
+		diag_free(&problems);
+		catalog_free(&cat);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	workload_problems(&met.work, &problems);
 	r.design = &d;
 	r.catalog = &cat;
 	r.catalog_source = x->catalog_source;
