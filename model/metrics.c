@@ -79,10 +79,10 @@ static const char *hash_words(const struct fabric_loss *l, char *buf, size_t siz
 {
 	switch (l->hash) {
 	case HASH_ECMP:
-		snprintf(buf, size, " with static ECMP: %ld flows hashed on %ld links", l->flows, l->links);
+		snprintf(buf, size, "; ECMP: %ld flows on %ld links", l->flows, l->links);
 		break;
 	case HASH_IB_STATIC:
-		snprintf(buf, size, " with static routing: %ld destinations on %ld links", l->flows, l->links);
+		snprintf(buf, size, "; static routing: %ld destinations on %ld links", l->flows, l->links);
 		break;
 	default:
 		buf[0] = 0;
@@ -120,27 +120,23 @@ static void bound_words(const struct fabric *f, const struct op_bound *b, int al
 	case BOUND_SWITCH: {
 		const struct tier *t = &f->tiers[b->loss.binding >= 0 && b->loss.binding < f->ntiers ? b->loss.binding : 0];
 		if (t->peer)
-			snprintf(buf, size, "limited by the peer links of '%s'%s: the switches deliver %.0f%% of what NCCL plans",
-				 t->group, hash_words(&b->loss, hw, sizeof hw), 100 * b->loss.factor);
+			snprintf(buf, size, "limited by the peer links of '%s'%s", t->group, hash_words(&b->loss, hw, sizeof hw));
 		else
-			snprintf(buf, size, "limited by '%s' (%s) uplinks at %.3g:1%s: the switches deliver %.0f%% of what NCCL plans",
-				 t->group, switch_role_names[t->role], t->ratio, hash_words(&b->loss, hw, sizeof hw),
-				 100 * b->loss.factor);
+			snprintf(buf, size, "limited by '%s' uplinks (%.3g:1%s)", t->group, t->ratio,
+				 hash_words(&b->loss, hw, sizeof hw));
 		break;
 	}
 	case BOUND_DIRECT:
-		snprintf(buf, size, "limited by the direct links between servers: they deliver %.0f%% of what NCCL plans",
-			 100 * b->loss.factor);
+		snprintf(buf, size, "limited by the direct links between servers (%.0f%% of NCCL's plan)", 100 * b->loss.factor);
 		break;
 	case BOUND_INNET:
-		snprintf(buf, size, "reduced in the switches by %s (nccl-tests' busbw: the wires carry about half a ring's bytes)",
-			 ualgo_labels[algo]);
+		snprintf(buf, size, "reduced in the switches (%s)", ualgo_labels[algo]);
 		break;
 	case BOUND_LATENCY:
-		snprintf(buf, size, "latency-bound: twice the bytes would take only %.0f%% longer", 100 * (b->gain - 1));
+		snprintf(buf, size, "latency-bound (twice the bytes, %.0f%% more time)", 100 * (b->gain - 1));
 		break;
 	case BOUND_NVLINK:
-		snprintf(buf, size, "bound by NVLink (NCCL counts %.0f GB/s per GPU)", f->node.nvl);
+		snprintf(buf, size, "bound by NVLink (NCCL: %.0f GB/s a GPU)", f->node.nvl);
 		break;
 	case BOUND_PCIE:
 		snprintf(buf, size, "bound by the host path between the GPUs (%s)", host_path_names[f->node.intra_path]);
@@ -148,12 +144,12 @@ static void bound_words(const struct fabric *f, const struct op_bound *b, int al
 	case BOUND_NIC:
 		share = f->node_ceiling_GBps / (concurrent > 1 ? concurrent : 1);
 		if (f->lag)
-			snprintf(buf, size, "bound by the bonded links: NCCL sees one device per LAG at one port's speed");
+			snprintf(buf, size, "bound by the bonded links (NCCL sees a LAG as one port)");
 		else if (f->ports && busbw <= share * 1.001 && concurrent > 1)
-			snprintf(buf, size, "bound by the NICs (%d x %d Gb/s per node, %.1f GB/s, shared by %d communicators: %.2f GB/s each)",
-				 f->ports, f->port_gbps, f->node_ceiling_GBps, concurrent, share);
+			snprintf(buf, size, "bound by the NICs (%d x %d Gb/s = %.1f GB/s a node, %d communicators)", f->ports,
+				 f->port_gbps, f->node_ceiling_GBps, concurrent);
 		else if (f->ports && busbw <= share * 1.001)
-			snprintf(buf, size, "bound by the NICs (%d x %d Gb/s per node, %.1f GB/s)", f->ports, f->port_gbps,
+			snprintf(buf, size, "bound by the NICs (%d x %d Gb/s = %.1f GB/s a node)", f->ports, f->port_gbps,
 				 f->node_ceiling_GBps);
 		else
 			snprintf(buf, size, "bound by the NICs");
@@ -165,7 +161,7 @@ static void bound_words(const struct fabric *f, const struct op_bound *b, int al
 			snprintf(buf, size, "bound by the NICs' PCIe path");
 		break;
 	case BOUND_PATH:
-		snprintf(buf, size, "at the rate NCCL plans for this path");
+		snprintf(buf, size, "at the rate NCCL plans");
 		break;
 	default:
 		buf[0] = 0;
@@ -189,43 +185,45 @@ static int largest_exposed(const struct workload *w)
 }
 
 /* The job's bottleneck: what it spends the most exposed time on, and what bounds that. */
-static void job_bottleneck(struct metrics *m)
+static void job_bottleneck(const struct design *d, struct metrics *m)
 {
 	const struct fabric *f = &m->fabric;
 	const struct workload *w = &m->work;
-	int k = largest_exposed(w);
+	int k = largest_exposed(w), i, most = -1;
 	char sz[32], bw[240];
 	const struct dim_traffic *dt;
 	if (k < 0) {
-		if (w->comm_ms > 0)
-			say(m->bottleneck, sizeof m->bottleneck,
-				 "compute binds: %.1f ms per step, and the %.1f ms of communication hide behind it", w->compute_ms,
-				 w->comm_ms);
+		for (i = 0; i < DIM_COUNT; i++)
+			if (w->dims[i].active && (most < 0 || w->dims[i].time_ms > w->dims[most].time_ms))
+				most = i;
+		if (most >= 0 && w->comm_ms > 0)
+			say(m->bottleneck, sizeof m->bottleneck, "compute binds: %.1f ms a step; the %.1f ms of communication (%s %s) hide behind it",
+			    w->compute_ms, w->comm_ms, dim_labels[most], w->dims[most].network ? "over the network" : "inside the node");
 		else
-			say(m->bottleneck, sizeof m->bottleneck, "compute binds: %.1f ms per step, no communication",
-				 w->compute_ms);
+			say(m->bottleneck, sizeof m->bottleneck, "compute binds: %.1f ms a step, no communication", w->compute_ms);
 		return;
 	}
 	if (k == DIM_COUNT) {
 		say(m->bottleneck, sizeof m->bottleneck,
-			 "the pipeline bubble costs the most: %.1f of the %.1f ms step, (PP %d - 1) / %d micro-batches of the %.1f ms of compute",
-			 w->bubble_ms, w->step_ms, w->pp, w->micro_batches, w->compute_ms);
+		    "the pipeline bubble costs the most: %.1f of %.1f ms, (PP %d - 1) / %d micro-batches of the compute",
+		    w->bubble_ms, w->step_ms, w->pp, w->micro_batches);
 		return;
 	}
 	dt = &w->dims[k];
 	bound_words(f, &dt->bound, dt->algo, dt->busbw_GBps, dt->network ? dt->concurrent : 1, bw, sizeof bw);
-	if (k == DIM_DP && dt->buckets > 1)
-		say(m->bottleneck, sizeof m->bottleneck,
-			 "%s exposes %.1f of the %.1f ms step: %s, %d buckets of up to %s on %d ranks %s (%s, %.1f GB/s busbw)%s%s",
-			 dim_labels[k], dt->exposed_ms, w->step_ms, dt->what, dt->buckets, bytes_words(dt->bytes, sz, sizeof sz),
-			 dt->ranks, dt->network ? "over the network" : "inside the node", ualgo_labels[dt->algo],
-			 dt->busbw_GBps, bw[0] ? ", " : "", bw);
+	if (k == DIM_DP && d->job.zero < 3)
+		say(m->bottleneck, sizeof m->bottleneck, "%s exposes %.1f of %.1f ms: %d x %s%s %s, %s %.1f GB/s busbw%s%s",
+		    dim_labels[k], dt->exposed_ms, w->step_ms, dt->buckets, dt->buckets > 1 ? "up to " : "",
+		    bytes_words(dt->bytes, sz, sizeof sz), d->job.zero ? "reducescatter + allgather" : "allreduce",
+		    ualgo_labels[dt->algo], dt->busbw_GBps, bw[0] ? ", " : "", bw);
+	else if (k == DIM_DP)
+		say(m->bottleneck, sizeof m->bottleneck, "%s exposes %.1f of %.1f ms: %d x %s per-layer allgather x 2 + reducescatter, %s %.1f GB/s busbw%s%s",
+		    dim_labels[k], dt->exposed_ms, w->step_ms, dt->buckets, bytes_words(dt->bytes, sz, sizeof sz),
+		    ualgo_labels[dt->algo], dt->busbw_GBps, bw[0] ? ", " : "", bw);
 	else
-		say(m->bottleneck, sizeof m->bottleneck,
-			 "%s exposes %.1f of the %.1f ms step: %s, %.0f x %s on %d ranks %s (%s, %.1f GB/s busbw)%s%s",
-			 dim_labels[k], dt->exposed_ms, w->step_ms, dt->what, dt->ops, bytes_words(dt->bytes, sz, sizeof sz),
-			 dt->ranks, dt->network ? "over the network" : "inside the node", ualgo_labels[dt->algo],
-			 dt->busbw_GBps, bw[0] ? ", " : "", bw);
+		say(m->bottleneck, sizeof m->bottleneck, "%s exposes %.1f of %.1f ms: %.0f x %s %s, %s %.1f GB/s busbw%s%s",
+		    dim_labels[k], dt->exposed_ms, w->step_ms, dt->ops, bytes_words(dt->bytes, sz, sizeof sz),
+		    coll_names[dt->coll], ualgo_labels[dt->algo], dt->busbw_GBps, bw[0] ? ", " : "", bw);
 }
 
 /* Without a job: what binds the collective table's AllReduce on the whole communicator. */
@@ -249,9 +247,8 @@ static void table_bottleneck(const struct design *d, struct metrics *m)
 	workload_bound(f, &m->nccl, f->node.nnodes, f->gpus > 0 ? f->gpus : 1, 0, 0, COLL_ALLREDUCE, m->bytes,
 		       &m->loss[COLL_ALLREDUCE], u, &b);
 	bound_words(f, &b, u, a->busbw_GBps, 1, bw, sizeof bw);
-	say(m->bottleneck, sizeof m->bottleneck, "AllReduce of %s on %d ranks %s (%s, %.1f GB/s busbw)%s%s",
-		 bytes_words(m->bytes, sz, sizeof sz), ar->ranks, f->node.nnodes > 1 ? "over the network" : "inside the node",
-		 ualgo_labels[u], a->busbw_GBps, bw[0] ? ", " : "", bw);
+	say(m->bottleneck, sizeof m->bottleneck, "AllReduce of %s on %d ranks: %s %.1f GB/s busbw%s%s",
+	    bytes_words(m->bytes, sz, sizeof sz), ar->ranks, ualgo_labels[u], a->busbw_GBps, bw[0] ? ", " : "", bw);
 }
 
 /* ---- advice the model has weighed ------------------------------------------------------ */
@@ -469,12 +466,19 @@ static void job_advice(struct metrics *m, const struct weigh *g)
 		advise_if_better(m, g, &j, cmd, what);
 	}
 	if (w->efficiency < 0.7) {
-		if (k == DIM_COUNT)
-			advise(m, "scaling efficiency is %.0f%% (under 70%%): the pipeline bubble costs %.1f of the %.1f ms step",
-			       100 * w->efficiency, w->bubble_ms, w->step_ms);
-		else if (k >= 0)
-			advise(m, "scaling efficiency is %.0f%% (under 70%%): %s exposes %.1f of the %.1f ms step",
-			       100 * w->efficiency, dim_labels[k], w->dims[k].exposed_ms, w->step_ms);
+		/* Where the time goes, every exposed part with its share. */
+		char parts[200];
+		size_t n = 0;
+		int i;
+		parts[0] = 0;
+		if (w->bubble_ms > 0)
+			n += (size_t)snprintf(parts + n, sizeof parts - n, "bubble %.1f", w->bubble_ms);
+		for (i = 0; i < DIM_COUNT && n < sizeof parts; i++)
+			if (w->dims[i].active && w->dims[i].exposed_ms >= 0.05)
+				n += (size_t)snprintf(parts + n, sizeof parts - n, "%s%s %.1f", n ? ", " : "", dim_labels[i],
+						      w->dims[i].exposed_ms);
+		advise(m, "scaling efficiency is %.0f%% (under 70%%): %.1f of the %.1f ms step is not compute (%s ms)",
+		       100 * w->efficiency, w->step_ms - w->compute_ms, w->step_ms, parts);
 	}
 }
 
@@ -486,14 +490,12 @@ static void find_advice(const struct design *d, const struct catalog *cat, const
 	const struct algo_result *used = coll_pick(ar, j->algo);
 	const struct workload *w = &m->work;
 	const struct fabric_loss *hashed = used->available ? &used->loss : NULL;
-	const char *hashed_what = "the AllReduce";
 	struct weigh g = { d, cat, t, f };
 	int i, k = w->valid ? largest_exposed(w) : -1;
 	bool oversub = false;
 	if (w->valid) {
 		/* The hashing that matters is the one the job's most exposed traffic meets. */
 		hashed = k >= 0 && k < DIM_COUNT ? &w->dims[k].bound.loss : NULL;
-		hashed_what = k >= 0 && k < DIM_COUNT ? dim_labels[k] : "";
 	}
 	for (i = 0; i < f->ntiers; i++) {
 		const struct tier *tr = &f->tiers[i];
@@ -513,8 +515,8 @@ static void find_advice(const struct design *d, const struct catalog *cat, const
 	if (hashed && hashed->hashed && hashed->hash == HASH_ECMP && hashed->factor < 0.9 && hashed->binding >= 0 &&
 	    hashed->binding < f->ntiers)
 		advise_do(m, d->fabric.routing == ROUTE_ECMP ? "set fabric.routing adaptive" : "",
-			  "'%s' hashes %ld flows of %s onto %ld uplinks by static ECMP (%.0f%% of their capacity): adaptive routing, more queue pairs per connection (fabric.qps_per_connection) or more uplinks spread them",
-		       f->tiers[hashed->binding].group, hashed->flows, hashed_what, hashed->links, 100 * hashed->factor);
+			  "'%s' hashes %ld flows onto %ld uplinks by static ECMP (%.0f%% of their capacity): adaptive routing, more queue pairs per connection (fabric.qps_per_connection) or more uplinks spread them",
+		       f->tiers[hashed->binding].group, hashed->flows, hashed->links, 100 * hashed->factor);
 	if (oversub && f->wiring != WIRE_RAIL && f->node.nnodes > 1 && ar->algo[UA_RING].available &&
 	    ar->algo[UA_RING].loss.factor < 0.999)
 		advise(m, "Ring on a non-rail-aligned, oversubscribed fabric loses %.0f%% of what NCCL plans: wire rail-optimised",
@@ -578,7 +580,7 @@ void metrics_compute(const struct design *d, const struct catalog *cat, double b
 		workload_compute(d, cat, &t, &m->fabric, &m->work);
 	}
 	if (m->work.valid)
-		job_bottleneck(m);
+		job_bottleneck(d, m);
 	else
 		table_bottleneck(d, m);
 	find_advice(d, cat, &t, m);

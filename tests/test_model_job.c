@@ -447,13 +447,13 @@ Test(job, the_bottleneck_is_the_jobs_largest_exposed_time)
 	const struct dim_traffic *dp = &m.work.dims[DIM_DP];
 	reference_job(&d);
 	metrics_compute(&d, &cat, GiB, 0, &m);
-	snprintf(want, sizeof want, "DP exposes %.1f of the %.1f ms step: allreduce of the gradients, 38 buckets of up to 80 MB",
-		 dp->exposed_ms, m.work.step_ms);
+	snprintf(want, sizeof want, "DP exposes %.1f of %.1f ms: 38 x up to 80 MB allreduce, Ring %.1f GB/s busbw",
+		 dp->exposed_ms, m.work.step_ms, dp->busbw_GBps);
 	cr_assert(strstr(m.bottleneck, want), "%s", m.bottleneck);
 	/* Twice the NIC bandwidth would shorten it most: the NICs bind, named with their
 	 * ceiling, which the busbw beside it does not exceed. */
 	cr_assert_eq(dp->bound.kind, BOUND_NIC);
-	cr_assert(strstr(m.bottleneck, "bound by the NICs (4 x 100 Gb/s per node, 50.0 GB/s)"), "%s", m.bottleneck);
+	cr_assert(strstr(m.bottleneck, "bound by the NICs (4 x 100 Gb/s = 50.0 GB/s a node)"), "%s", m.bottleneck);
 	cr_assert_leq(dp->busbw_GBps, 50.0);
 	/* One server, TP 8: NVLink (or the NVSwitch) binds, never the NICs. */
 	fx_clos(&d, 1, 8, WIRE_RAIL, 8, 0, 0);

@@ -240,7 +240,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		/* The job's degrees do not fit these GPUs (another --gpus): a design error. */
 		struct ncf_diag bad = { 0 };
 		workload_problems(&met.work, &bad);
-		diag_print(stderr, file ? file : "(built-in default)", &bad, false);
+		diag_print(stderr, file ? (strcmp(file, "-") ? file : "(standard input)") : "(built-in default)", &bad, false);
 		diag_free(&bad);
 		inventory_free(&inv);
 		diag_free(&problems);
@@ -679,7 +679,7 @@ static const struct subcommand subcommands[] = {
 	  report_longs,
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
 	  "  -s, --size BYTES    the message size (K, M, G are powers of 1024; default 1G)\n"
-	  "  -g, --gpus N        the job on its first N GPUs\n"
+	  "  -g, --gpus N        the job on its first N GPUs: tp, pp, cp, ep kept, DP = N / (tp pp cp)\n"
 	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n",
 	  "design", cmd_report },
 	{ "new", "--template NAME [--set KEY=VALUE]... [-o FILE]",
