@@ -94,9 +94,24 @@ static const char *hash_words(const struct fabric_loss *l, char *buf, size_t siz
 
 static const char *const dim_labels[] = { "DP", "TP", "PP", "EP", "CP" };
 
-/* Bytes in decimal units (GB = 10^9 bytes, as everywhere in ncfabric). */
+/* Bytes in words: round decimal sizes as such (80 MB), exact binary ones as GiB, MiB, KiB
+ * (the message sizes users type: 1 GiB), the rest in decimal units (GB = 10^9 bytes, as
+ * everywhere in ncfabric). */
 static const char *bytes_words(double b, char *buf, size_t size)
 {
+	static const char *const bin[] = { "GiB", "MiB", "KiB" };
+	int k;
+	if (b >= 1e6 && fmod(b, 1e6) == 0) { /* a round decimal size: 80 MB, 3 GB */
+		snprintf(buf, size, b >= 1e9 && fmod(b, 1e9) == 0 ? "%.0f GB" : "%.0f MB", b >= 1e9 && fmod(b, 1e9) == 0 ? b / 1e9 : b / 1e6);
+		return buf;
+	}
+	for (k = 0; k < 3; k++) {
+		double unit = k == 0 ? 1073741824.0 : k == 1 ? 1048576.0 : 1024.0;
+		if (b >= unit && fmod(b, unit) == 0) { /* an exact binary size, as nccl-tests' 1G */
+			snprintf(buf, size, "%.0f %s", b / unit, bin[k]);
+			return buf;
+		}
+	}
 	if (b >= 1e9)
 		snprintf(buf, size, "%.3g GB", b / 1e9);
 	else if (b >= 1e6)

@@ -318,6 +318,8 @@ static void dp_buckets(const struct job *j, const struct job_shape *s, double gr
 	if (size <= 0 || size >= grads - first)
 		size = grads - first;
 	rest = grads - first;
+	if (size < rest / 1e9)
+		size = rest / 1e9; /* at most a billion buckets (a bucket_mb far below any real one) */
 	full = size > 0 ? (long)floor(rest / size) : 0;
 	if (full < 1)
 		full = 1;

@@ -456,6 +456,7 @@ Test(job, the_bottleneck_is_the_jobs_largest_exposed_time)
 	cr_assert(strstr(m.bottleneck, "bound by the NICs (4 x 100 Gb/s = 50.0 GB/s a node)"), "%s", m.bottleneck);
 	cr_assert_leq(dp->busbw_GBps, 50.0);
 	/* One server, TP 8: NVLink (or the NVSwitch) binds, never the NICs. */
+	design_free(&d);
 	fx_clos(&d, 1, 8, WIRE_RAIL, 8, 0, 0);
 	d.job.tp = 8;
 	d.job.compute_ms = 100;
