@@ -293,25 +293,51 @@ static void report_model_text(FILE *out, const struct report_in *r)
 
 	fprintf(out, "\nWorkload\n");
 	if (!w->valid) {
-		fprintf(out, "  %s\n", w->why);
+		fprintf(out, "  %s%s\n", w->job_error ? "error: " : "", w->why);
 	} else {
-		static const char *const dim_label[] = { "DP", "TP", "PP", "EP" };
-		fprintf(out, "  job              %s on %d GPUs: DP %d, TP %d, PP %d, EP %d\n",
-			r->design->job.name[0] ? r->design->job.name : "(unnamed)", w->gpus, w->dp, w->tp, w->pp, w->ep);
+		static const char *const dim_label[] = { "DP", "TP", "PP", "EP", "CP" };
+		const struct job *j = &r->design->job;
+		const struct job_memory *mem = &w->mem;
+		fprintf(out, "  job              %s on %d GPUs: DP %d, TP %d, PP %d, CP %d, EP %d\n",
+			j->name[0] ? j->name : "(unnamed)", w->gpus, w->dp, w->tp, w->pp, w->cp, w->ep);
+		fprintf(out, "  micro-batch      %.3g sequences, %d per step; sequence parallelism %s, recompute %s\n",
+			w->micro_seqs, w->micro_batches, w->sp ? "on" : "off", recompute_names[j->recompute]);
 		fprintf(out, "  compute          %.2f ms per step%s\n", w->compute_ms,
-			w->compute_given ? " (given)" : " (6 x parameters x tokens / (GPUs x dense TFLOPS x MFU))");
+			w->compute_given ? " (given)"
+			: j->recompute == RECOMPUTE_FULL ? " (8 x parameters x tokens / (GPUs x dense TFLOPS x MFU): full recompute)"
+							 : " (6 x parameters x tokens / (GPUs x dense TFLOPS x MFU))");
+		fprintf(out, "  memory           %.1f GB per GPU%s%.0f GB %s (weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f)\n",
+			mem->total / 1e9, !mem->fits ? ", MORE THAN the " : " of ", mem->capacity / 1e9, w->mem_gpu,
+			mem->weights / 1e9, mem->grads / 1e9, mem->optimizer / 1e9, mem->activations / 1e9);
 		if (w->bubble_ms > 0)
 			fprintf(out, "  pipeline bubble  %.2f ms\n", w->bubble_ms);
 		for (i = 0; i < DIM_COUNT; i++) {
 			const struct dim_traffic *dt = &w->dims[i];
 			if (!dt->active)
 				continue;
-			fprintf(out, "  %-16s %.2f ms: %s, %g x %s on %d ranks (%s, %s, %.1f GB/s busbw)\n",
-				dim_label[i], dt->time_ms, dt->what, dt->ops, format_size(dt->bytes, sz, sizeof sz),
+			fprintf(out, "  %-16s %.2f ms, %.2f exposed: %s, %g x %s on %d ranks (%s, %s, %.1f GB/s busbw)\n",
+				dim_label[i], dt->time_ms, dt->exposed_ms, dt->what, dt->ops, format_size(dt->bytes, sz, sizeof sz),
 				dt->ranks, dt->network ? "network" : "inside the node", ualgo_names[dt->algo], dt->busbw_GBps);
+			if (i == DIM_DP && j->zero < 3) {
+				char a[32], b[32];
+				int mid = dt->buckets - 1 - (dt->first_bytes > 0);
+				fprintf(out, "  %-16s %d (%s", "  buckets", dt->buckets,
+					j->dp_buckets == BUCKETS_DDP ? "PyTorch DDP" : j->overlap > 0 ? "Megatron" : "Megatron, overlap off");
+				if (dt->first_bytes > 0)
+					fprintf(out, ": 1 x %s (%.1f us), ", format_size(dt->first_bytes, a, sizeof a), dt->first_us);
+				else
+					fprintf(out, ": ");
+				if (mid > 0)
+					fprintf(out, "%d x %s (%.1f us), ", mid, format_size(dt->bucket_bytes, a, sizeof a), dt->bucket_us);
+				fprintf(out, "last %s (%.1f us)); window %.2f ms\n", format_size(dt->last_bytes, b, sizeof b),
+					dt->last_us, dt->window_ms);
+			} else if (i == DIM_DP) {
+				fprintf(out, "  %-16s %d per-layer units of %s; window %.2f ms\n", "  units", dt->buckets,
+					format_size(dt->bucket_bytes, sz, sizeof sz), dt->window_ms);
+			}
 		}
-		fprintf(out, "  communication    %.2f ms, exposed %.2f ms (DP runs behind %.0f%% of the compute)\n", w->comm_ms,
-			w->comm_exposed_ms, 100 * r->design->job.overlap);
+		fprintf(out, "  communication    %.2f ms, exposed %.2f ms (DP hides behind at most %.0f%% of the compute and the %.2f ms backward of one micro-batch)\n",
+			w->comm_ms, w->comm_exposed_ms, 100 * j->overlap, w->backward_ms);
 		fprintf(out, "  step time        %.2f ms, %.0f tokens/s\n", w->step_ms, w->tokens_per_s);
 		fprintf(out, "  speedup          %.1f of %d (efficiency %.0f%%)  [step-time form: N x T_calc / T_step]\n",
 			w->speedup, w->gpus, 100 * w->efficiency);
@@ -470,6 +496,29 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 	cJSON_AddNumberToObject(o, "efficiency", w->efficiency);
 	cJSON_AddNumberToObject(o, "amdahl_r", w->amdahl_r);
 	cJSON_AddNumberToObject(o, "amdahl_speedup", w->amdahl_speedup);
+	if (w->valid) {
+		cJSON_AddNumberToObject(o, "dp", w->dp);
+		cJSON_AddNumberToObject(o, "tp", w->tp);
+		cJSON_AddNumberToObject(o, "pp", w->pp);
+		cJSON_AddNumberToObject(o, "cp", w->cp);
+		cJSON_AddNumberToObject(o, "ep", w->ep);
+		cJSON_AddBoolToObject(o, "sequence_parallel", w->sp);
+		cJSON_AddNumberToObject(o, "micro_batch_sequences", w->micro_seqs);
+		cJSON_AddNumberToObject(o, "backward_ms", w->backward_ms);
+		cJSON_AddNumberToObject(o, "forward_ms", w->forward_ms);
+		e = cJSON_AddObjectToObject(o, "memory");
+		cJSON_AddNumberToObject(e, "total_GB", w->mem.total / 1e9);
+		cJSON_AddNumberToObject(e, "weights_GB", w->mem.weights / 1e9);
+		cJSON_AddNumberToObject(e, "gradients_GB", w->mem.grads / 1e9);
+		cJSON_AddNumberToObject(e, "optimizer_GB", w->mem.optimizer / 1e9);
+		cJSON_AddNumberToObject(e, "activations_GB", w->mem.activations / 1e9);
+		cJSON_AddNumberToObject(e, "gpu_GB", w->mem.capacity / 1e9);
+		cJSON_AddStringToObject(e, "gpu", w->mem_gpu);
+		cJSON_AddBoolToObject(e, "fits", w->mem.fits);
+	} else if (w->job_error) {
+		cJSON_AddStringToObject(o, "error", w->why);
+		cJSON_AddStringToObject(o, "error_field", w->why_field);
+	}
 	a = cJSON_AddArrayToObject(o, "dimensions");
 	for (i = 0; i < DIM_COUNT; i++) {
 		const struct dim_traffic *dt = &w->dims[i];
@@ -482,9 +531,22 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 		cJSON_AddNumberToObject(e, "bytes", dt->bytes);
 		cJSON_AddNumberToObject(e, "ops", dt->ops);
 		cJSON_AddNumberToObject(e, "time_ms", dt->time_ms);
+		cJSON_AddNumberToObject(e, "exposed_ms", dt->exposed_ms);
+		cJSON_AddNumberToObject(e, "op_us", dt->op_us);
 		cJSON_AddNumberToObject(e, "busbw_GBps", dt->busbw_GBps);
 		cJSON_AddStringToObject(e, "algorithm", ualgo_names[dt->algo]);
 		cJSON_AddBoolToObject(e, "network", dt->network);
+		if (i == DIM_DP) {
+			cJSON_AddNumberToObject(e, "buckets", dt->buckets);
+			cJSON_AddNumberToObject(e, "first_bucket_bytes", dt->first_bytes);
+			cJSON_AddNumberToObject(e, "bucket_bytes", dt->bucket_bytes);
+			cJSON_AddNumberToObject(e, "last_bucket_bytes", dt->last_bytes);
+			cJSON_AddNumberToObject(e, "first_bucket_us", dt->first_us);
+			cJSON_AddNumberToObject(e, "bucket_us", dt->bucket_us);
+			cJSON_AddNumberToObject(e, "last_bucket_us", dt->last_us);
+			cJSON_AddNumberToObject(e, "window_ms", dt->window_ms);
+		}
+		cJSON_AddStringToObject(e, "bound", bound_names[dt->bound.kind >= 0 && dt->bound.kind <= BOUND_PATH ? dt->bound.kind : 0]);
 		cJSON_AddItemToArray(a, e);
 	}
 	a = cJSON_AddArrayToObject(o, "curve");

@@ -110,10 +110,13 @@ static bool set(struct editor *ed, const char *key, const char *fmt, ...)
 	return ed_set(ed, 0, key, buf);
 }
 
+/* A template's job: one that fits its GPUs' memory (model/job.h). */
 struct job_spec {
 	const char *name;
 	double params_b, overlap;
 	int layers, hidden, seq_len, global_batch, tp, pp, micro_batches;
+	int zero;
+	bool sequence_parallel;
 };
 
 static bool set_job(struct editor *ed, const struct job_spec *j, char *err, size_t errsz)
@@ -123,7 +126,8 @@ static bool set_job(struct editor *ed, const struct job_spec *j, char *err, size
 		  set(ed, "job.seq_len", "%d", j->seq_len) && set(ed, "job.global_batch", "%d", j->global_batch) &&
 		  set(ed, "job.tp", "%d", j->tp > 0 ? j->tp : 1) && set(ed, "job.pp", "%d", j->pp > 0 ? j->pp : 1) &&
 		  set(ed, "job.micro_batches", "%d", j->micro_batches > 0 ? j->micro_batches : 1) &&
-		  set(ed, "job.overlap", "%g", j->overlap);
+		  set(ed, "job.overlap", "%g", j->overlap) && set(ed, "job.zero", "%d", j->zero) &&
+		  (!j->sequence_parallel || set(ed, "job.sequence_parallel", "true"));
 	return ed_ok(ed, ok, err, errsz);
 }
 
@@ -212,7 +216,7 @@ static bool build_single(struct editor *ed, const struct tvalues *v, char *err, 
 {
 	struct server_spec s = { "node", NULL, v->v[SN_GPU], v->v[SN_SCALEUP], NULL, v->v[SN_NIC], 1, (int)ival(v, SN_GPUS),
 				 CPU_INTEL, (int)ival(v, SN_NICS), 0, 0 };
-	struct job_spec j = { "7B fine-tune", 7, 0.66, 32, 4096, 4096, 64, 1, 1, 1 };
+	struct job_spec j = { "7B fine-tune", 7, 0.66, 32, 4096, 4096, 64, 1, 1, 8, 1, false };
 	return set(ed, "name", "single-node") && add_servers(ed, &s, err, errsz) && set_job(ed, &j, err, errsz);
 }
 
@@ -250,7 +254,7 @@ static bool build_leafspine(struct editor *ed, const struct tvalues *v, char *er
 {
 	struct server_spec s = { "srv", NULL, NULL, NULL, NULL, v->v[LS_NIC], (int)ival(v, LS_SERVERS), 0, 0,
 				 (int)ival(v, LS_NICS), (int)ival(v, LS_NIC_SPEED), 0 };
-	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8 };
+	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8, 1, false };
 	if (!server_from(ed, v->v[LS_SERVER], &s, err, errsz))
 		return false;
 	j.global_batch = s.count * s.gpus / 2 > 8 ? s.count * s.gpus / 2 : 8;
@@ -278,7 +282,7 @@ static bool build_fattree(struct editor *ed, const struct tvalues *v, char *err,
 	char swname[NCF_NAME_MAX], nicname[NCF_NAME_MAX];
 	struct server_spec s = { "host", NULL, v->v[FT_GPU], "nvswitch-gen3", NULL, NULL, 0, (int)ival(v, FT_GPUS), CPU_INTEL,
 				 1, 0, 0 };
-	struct job_spec j = { "7B data-parallel", 7, 0.66, 32, 4096, 4096, 0, 1, 1, 1 };
+	struct job_spec j = { "7B data-parallel", 7, 0.66, 32, 4096, 4096, 0, 1, 1, 1, 1, false };
 	const struct cat_gpu *gpu = catalog_gpu(ed->shipped, v->v[FT_GPU]);
 	if (k % 2)
 		return fail(err, errsz, "k must be even, got %ld", k);
@@ -341,7 +345,7 @@ static bool build_superpod(struct editor *ed, const struct tvalues *v, char *err
 	const struct cat_switch *sw = need_switch(ed, sw_of[gen], err, errsz);
 	long units = ival(v, SP_UNITS), S, leaves, rails, spines;
 	struct server_spec s = { "dgx", NULL, NULL, NULL, NULL, nic_of[gen], 0, 0, 0, 0, 0, 0 };
-	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8 };
+	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8, 1, false };
 	if (!sw || !server_from(ed, v->v[SP_SERVER], &s, err, errsz))
 		return false;
 	s.nic = nic_of[gen];
@@ -393,7 +397,7 @@ static bool build_nvl72(struct editor *ed, const struct tvalues *v, char *err, s
 	struct domain_group m;
 	struct server_spec s = { "tray", "gb200-compute-tray", "gb200", "nvl72-backplane", "nvl72", v->v[NV_NIC],
 				 (int)(18 * racks), 4, CPU_GRACE, (int)ival(v, NV_NICS), 0, 0 };
-	struct job_spec j = { "dense 400B", 400, 0.66, 126, 16384, 8192, 0, 8, 1, 16 };
+	struct job_spec j = { "dense 400B", 400, 0.66, 126, 16384, 8192, 0, 8, 1, 16, 3, true };
 	schema_init(&domain_group_schema, &m);
 	SETS(m.name, "nvl72");
 	m.count = (int)racks;
@@ -420,7 +424,7 @@ static const struct tparam railonly_params[] = {
 static bool build_railonly(struct editor *ed, const struct tvalues *v, char *err, size_t errsz)
 {
 	struct server_spec s = { "srv", NULL, NULL, NULL, NULL, NULL, (int)ival(v, RO_SERVERS), 0, 0, 0, 0, 0 };
-	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8 };
+	struct job_spec j = { "Llama-class 70B", 70, 0.66, 80, 8192, 4096, 0, 8, 1, 8, 1, false };
 	const struct cat_switch *sw = need_switch(ed, v->v[RO_LEAF], err, errsz);
 	if (!sw || !server_from(ed, v->v[RO_SERVER], &s, err, errsz))
 		return false;
@@ -445,7 +449,7 @@ static bool build_reference(struct editor *ed, const struct tvalues *v, char *er
 {
 	struct server_spec s = { "a100", "hgx-a100-8gpu", "a100-sxm4-80gb", "nvswitch-gen2", NULL, "connectx-5-roce-100g",
 				 4, 8, CPU_AMD, 4, 0, 0 };
-	struct job_spec j = { "GPT-2 1.5B", 1.5, 0.8, 48, 1600, 1024, 48, 1, 1, 1 };
+	struct job_spec j = { "GPT-2 1.5B", 1.5, 0.8, 48, 1600, 1024, 48, 1, 1, 1, 0, false };
 	struct bundle b;
 	long racks = ival(v, RC_RACKS), up = ival(v, RC_UPLINKS);
 	if (4 % racks)
@@ -499,7 +503,7 @@ static bool build_pciebox(struct editor *ed, const struct tvalues *v, char *err,
 {
 	struct server_spec s = { "box", NULL, v->v[PB_GPU], "pcie-switch-gen4", NULL, v->v[PB_NIC], 1, (int)ival(v, PB_GPUS),
 				 CPU_INTEL, (int)ival(v, PB_NICS), 0, 0 };
-	struct job_spec j = { "7B fine-tune", 7, 0.66, 32, 4096, 4096, 64, 1, 1, 1 };
+	struct job_spec j = { "7B fine-tune", 7, 0.66, 32, 4096, 4096, 64, 1, 1, 8, 2, false };
 	int i;
 	for (i = 0; cpu_vendor_names[i]; i++)
 		if (strcmp(cpu_vendor_names[i], v->v[PB_CPU]) == 0)

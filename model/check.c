@@ -1,5 +1,6 @@
 /* check.c: what is wrong with a design, as errors and warnings with paths. */
 #include "model/design.h"
+#include "model/job.h"
 #include "model/alloc.h"
 #include <stdlib.h>
 #include <stdio.h>
@@ -462,6 +463,27 @@ static void check_switches(const struct design *d, const struct catalog *cat, st
 	}
 }
 
+/* Does the comma-separated list names (job.groups) name group or domain? */
+static bool names_group(const char *names, const char *group, const char *domain)
+{
+	const char *s = names;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		const char *e = s + len;
+		while (len && (*s == ' ' || *s == '\t')) {
+			s++;
+			len--;
+		}
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (len && ((strlen(group) == len && !strncmp(group, s, len)) ||
+			    (domain[0] && strlen(domain) == len && !strncmp(domain, s, len))))
+			return true;
+		s = *e ? e + 1 : e;
+	}
+	return false;
+}
+
 static void check_job(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	const struct job *j = &d->job;
@@ -472,25 +494,40 @@ static void check_job(const struct design *d, const struct catalog *cat, struct 
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		const struct cat_fabric *f = catalog_fabric(cat, g->scaleup);
 		const struct cat_gpu *gpu = catalog_gpu(cat, g->gpu);
+		if (j->groups[0] && !names_group(j->groups, g->name, g->domain))
+			continue;
 		gpus += (long)g->count * g->gpus;
 		if (!f || !f->nvls || !gpu || gpu->sm < 90)
 			nvls = false;
 	}
 	used = j->gpus ? j->gpus : gpus;
 	if (j->gpus > gpus)
-		diag_add(diag, NCF_ERROR, "job.gpus", "the job asks for %d GPUs, the design has %ld", j->gpus, gpus);
+		diag_add(diag, NCF_ERROR, "job.gpus", "the job asks for %d GPUs, the %s %ld", j->gpus,
+			 j->groups[0] ? "groups of job.groups have" : "design has", gpus);
 	else if (used > 0) {
-		long dp = j->dp ? j->dp : used / ((long)j->tp * j->pp);
-		if (dp * j->tp * j->pp != used)
+		struct job_shape s;
+		char why[300];
+		const char *field = "job";
+		if (!job_shape(j, used, 0, &s, why, sizeof why, &field))
+			diag_add(diag, NCF_ERROR, field, "%s", why);
+		else if (j->dp && j->dp != s.dp)
 			diag_add(diag, NCF_WARNING, "job.dp",
-				 "a design that does not match the job: DP %ld x TP %d x PP %d = %ld, not the %ld GPUs taking part",
-				 dp, j->tp, j->pp, dp * j->tp * j->pp, used);
+				 "a design that does not match the job: DP %d x TP %d x PP %d x CP %d = %ld, not the %ld GPUs taking part; the model runs DP %d",
+				 j->dp, s.tp, s.pp, s.cp, (long)j->dp * s.replica, used, s.dp);
 	}
 	if ((j->algo == ALGO_NVLS || j->algo == ALGO_NVLSTREE) && !nvls)
 		diag_add(diag, NCF_WARNING, "job.algo",
 			 "NVLS asked for without NVSwitch: it needs an NVSwitch with NVLS (3rd generation or later) and Hopper or later GPUs");
 	if ((j->algo == ALGO_COLLNET) && !d->fabric.sharp)
 		diag_add(diag, NCF_WARNING, "job.algo", "CollNet asked for, but fabric.sharp is off");
+	if (j->active_params_b > j->params_b)
+		diag_add(diag, NCF_ERROR, "job.active_params_b",
+			 "the %g billion active parameters are more than the model's %g billion (params_b)", j->active_params_b,
+			 j->params_b);
+	if (j->expert_params_b > j->params_b)
+		diag_add(diag, NCF_ERROR, "job.expert_params_b",
+			 "the experts' %g billion parameters are more than the model's %g billion (params_b)",
+			 j->expert_params_b, j->params_b);
 }
 
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)

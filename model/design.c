@@ -28,6 +28,15 @@ static const char *const attach_help[] = {
 const char *const routing_names[] = { "ecmp", "adaptive", "spray", NULL };
 const char *const dtype_names[] = { "bf16", "fp16", "fp8", "fp32", NULL };
 const char *const algo_names[] = { "auto", "ring", "tree", "nvls", "nvlstree", "collnet", NULL };
+const char *const recompute_names[] = { "selective", "none", "full", NULL };
+const char *const dp_buckets_names[] = { "megatron", "ddp", NULL };
+static const char *const recompute_help[] = {
+	"selective: attention recomputed (or fused attention): 34 s b h / t bytes of activations a layer",
+	"none: every activation kept, the attention scores too",
+	"full: only each layer's input kept; the forward runs again in backward (a third more compute)", NULL };
+static const char *const dp_buckets_help[] = {
+	"megatron: buckets of max(40M, 1M x dp) parameters when overlap is on, one bucket when it is off",
+	"ddp: PyTorch DDP's 1 MiB first bucket, then 25 MiB", NULL };
 
 #define MAXCOUNT 1000000
 
@@ -106,11 +115,26 @@ static const struct field job_fields[] = {
 	F_INT(struct job, tp, "tp", 1, 1024, 0, "tensor-parallel degree"),
 	F_INT(struct job, pp, "pp", 1, 1024, 0, "pipeline-parallel degree"),
 	F_INT(struct job, ep, "ep", 1, 1024, 0, "expert-parallel degree"),
+	F_INT(struct job, cp, "cp", 1, 1024, 0, "context-parallel degree"),
+	F_BOOL(struct job, sequence_parallel, "sequence_parallel", FF_OPTIONAL,
+	       "TP shards the sequence outside attention (Megatron's --sequence-parallel)"),
+	F_INT(struct job, heads, "heads", 0, 100000, FF_OPTIONAL, "attention heads (0: hidden / 128)"),
+	F_INT(struct job, kv_heads, "kv_heads", 0, 100000, FF_OPTIONAL, "key/value heads, GQA (0: heads)"),
+	F_NUM(struct job, expert_params_b, "expert_params_b", 0, 1e6, FF_OPTIONAL,
+	      "parameters in the MoE experts (of params_b), billions"),
+	F_NUM(struct job, active_params_b, "active_params_b", 0, 1e6, FF_OPTIONAL,
+	      "parameters one token's compute passes through (MoE), billions (0: params_b)"),
 	F_INT(struct job, zero, "zero", 0, 3, 0, "ZeRO stage"),
 	F_INT(struct job, micro_batches, "micro_batches", 1, 100000, 0, "micro-batches per step"),
+	F_ENUM_H(struct job, recompute, "recompute", recompute_names, recompute_help, FF_OPTIONAL,
+	       "activation recomputation: selective, none or full"),
+	F_ENUM_H(struct job, dp_buckets, "dp_buckets", dp_buckets_names, dp_buckets_help, FF_OPTIONAL,
+	       "gradient buckets: megatron or ddp (PyTorch DDP)"),
+	F_NUM(struct job, bucket_mb, "bucket_mb", 0, 1e6, FF_OPTIONAL, "gradient bucket size, MiB (0: the framework's)"),
 	F_NUM(struct job, compute_ms, "compute_ms", 0, 1e9, 0, "compute time per step, ms (0: derived)"),
 	F_NUM(struct job, mfu, "mfu", 0, 1, 0, "model FLOPs utilisation, 0..1"),
-	F_NUM(struct job, overlap, "overlap", 0, 1, 0, "share of the compute time that communication can run behind"),
+	F_NUM(struct job, overlap, "overlap", 0, 1, 0,
+	      "the most of the compute time DP communication may run behind (0: none)"),
 	F_ENUM_H(struct job, algo, "algo", algo_names, algo_help, 0, "NCCL algorithm: auto or forced"),
 	F_STR(struct job, groups, "groups", FF_OPTIONAL,
 	      "server groups the job runs on, in rank order, comma-separated (empty: all, in design order)"),
@@ -143,7 +167,7 @@ static void fabric_defaults(void *obj)
 static void job_defaults(void *obj)
 {
 	struct job *j = obj;
-	j->tp = j->pp = j->ep = 1;
+	j->tp = j->pp = j->ep = j->cp = 1;
 	j->micro_batches = 1;
 	j->mfu = 0.4;
 }

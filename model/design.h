@@ -30,6 +30,9 @@ enum job_placement { PLACE_CONTIGUOUS, PLACE_RANDOM };
 enum routing { ROUTE_ECMP, ROUTE_ADAPTIVE, ROUTE_SPRAY };
 enum dtype { DT_BF16, DT_FP16, DT_FP8, DT_FP32 };
 enum algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLSTREE, ALGO_COLLNET };
+/* The default of each comes first (a file that omits the key gets it, and it is not written). */
+enum recompute { RECOMPUTE_SELECTIVE, RECOMPUTE_NONE, RECOMPUTE_FULL };
+enum dp_buckets { BUCKETS_MEGATRON, BUCKETS_DDP };
 enum group_kind { GK_NONE, GK_SERVER, GK_DOMAIN, GK_SWITCH, GK_NOTE /* a canvas note (placement only) */ };
 
 struct nic_spec {
@@ -98,12 +101,20 @@ struct job {
 	int layers, hidden, seq_len;
 	int global_batch;   /* sequences per step */
 	int dtype;
-	int dp, tp, pp, ep; /* dp 0: gpus / (tp x pp) */
+	int dp, tp, pp, ep; /* dp 0: gpus / (tp x pp x cp) */
+	int cp;             /* context-parallel degree (the sequence split over cp GPUs) */
+	bool sequence_parallel; /* Megatron's --sequence-parallel: TP shards the sequence outside attention */
+	int heads, kv_heads;    /* attention heads (0: hidden / 128), key/value heads (0: heads) */
+	double expert_params_b; /* of params_b, the experts' (MoE), billions; split over ep */
+	double active_params_b; /* parameters a token's compute passes through (MoE); 0: params_b */
 	int zero;           /* ZeRO stage 0-3 */
 	int micro_batches;
+	int recompute;      /* enum recompute: activation recomputation */
+	int dp_buckets;     /* enum dp_buckets: the framework's gradient buckets */
+	double bucket_mb;   /* bucket size, MiB; 0: the framework's default */
 	double compute_ms;  /* compute time of one step; 0: from FLOPs, TFLOPS and MFU */
 	double mfu;
-	double overlap;     /* share of the compute time communication can run behind, 0..1 */
+	double overlap;     /* the most of the compute communication may run behind, 0..1 (workload.h) */
 	int algo;           /* enum algo: auto, or forced as NCCL_ALGO does */
 	char groups[256];   /* server groups the job runs on, in rank order (comma-separated); empty: all, design order */
 	int placement;      /* enum job_placement: ranks on consecutive nodes, or scattered at random */
@@ -138,7 +149,8 @@ struct design {
 extern const struct schema design_schema, server_group_schema, nic_spec_schema, domain_group_schema,
 	switch_group_schema, bundle_schema, fabric_opts_schema, job_schema, canvas_schema;
 extern const char *const nic_attach_names[], *const nic_use_names[], *const switch_role_names[],
-	*const wiring_names[], *const placement_names[], *const routing_names[], *const dtype_names[], *const algo_names[];
+	*const wiring_names[], *const placement_names[], *const routing_names[], *const dtype_names[], *const algo_names[],
+	*const recompute_names[], *const dp_buckets_names[];
 
 void design_init(struct design *d);
 void design_free(struct design *d);

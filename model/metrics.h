@@ -19,7 +19,7 @@ struct metrics {
 	struct coll_losses loss[COLL_COUNT]; /* the fabric's losses on that communicator */
 	struct coll_result colls[PATTERNS];
 	struct workload work;
-	char bottleneck[320];
+	char bottleneck[400];
 	int nadvice;
 	char advice[ADVICE_MAX][320];
 	/* The change advice[i] names, as ':' commands of the designer separated by "; "

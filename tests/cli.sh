@@ -80,15 +80,37 @@ assert isinstance(r["bottleneck"], str) and r["bottleneck"]
 assert isinstance(r["advice"], list)
 PY
 expect "report --gpus 8" 0 "$BIN" report --json --gpus 8
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["collectives"]["allreduce"]; assert c["ranks"]==8 and c["nodes"]==1; assert "NVLink" in r["bottleneck"], r["bottleneck"]' "$TMP/out" \
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["collectives"]["allreduce"]; s=r["speedup"]; assert c["ranks"]==8 and c["nodes"]==1; assert s["gpus"]==8 and s["dp"]==8 and s["dimensions"][0]["ranks"]==8; assert "NICs" not in r["bottleneck"] and "inside the node" in r["bottleneck"], r["bottleneck"]' "$TMP/out" \
 	&& ok "--gpus limits the job" || bad "--gpus limits the job"
 expect "report --sweep" 0 "$BIN" report --sweep
 has "sweep table" "$TMP/out" "allreduce sweep"
 has "sweep reaches 16 GiB" "$TMP/out" "17179869184"
-has "text report names the bottleneck" "$TMP/out" "is limited by the NICs: 47.3 of 50.0 GB/s per node (4 x 100 Gb/s)"
+has "text report names the bottleneck" "$TMP/out" "DP exposes 63.5 of 174.2 ms: 38 x up to 80 MB allreduce, Ring 42.4 GB/s busbw, bound by the NICs (4 x 100 Gb/s = 50.0 GB/s a node)"
+has "text report shows the buckets" "$TMP/out" "buckets        38 (Megatron: 37 x 78125K"
+has "text report shows the memory" "$TMP/out" "memory           28.0 GB per GPU of 80 GB a100-sxm4-80gb (weights 3.0, gradients 3.0, optimizer 18.0, activations 4.0)"
 expect "bad --size" 2 "$BIN" report --size 12X
 has "bad --size message" "$TMP/err" "report --size: expected a size such as 8, 128K, 1M or 16G, got '12X'"
 expect "bad --gpus" 2 "$BIN" report --gpus -3
+
+# The job on other GPU counts: degrees kept, DP rescaled; degrees that do not fit are errors.
+expect "report --gpus 16 halves DP" 0 "$BIN" report --json --gpus 16
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["speedup"]; d=[x for x in s["dimensions"] if x["dimension"]=="dp"][0]; assert s["gpus"]==16 and s["dp"]==16 and d["ranks"]==16 and d["buckets"]==38, s' "$TMP/out" \
+	&& ok "--gpus 16: DP 16 on 16 ranks" || bad "--gpus 16: DP 16 on 16 ranks"
+expect "--gpus that the degrees do not fit" 2 "$BIN" report share/examples/dgx-h100-1su.yaml --gpus 12
+has "--gpus 12 message" "$TMP/err" "ncfabric: share/examples/dgx-h100-1su.yaml: job.tp: TP 8 x PP 1 x CP 1 = 8 GPUs per data-parallel replica does not divide the 12 GPUs taking part"
+expect "--gpus beyond the design" 2 "$BIN" report --gpus 100
+has "--gpus 100 message" "$TMP/err" "job.gpus: 100 GPUs asked for, but the job's server groups have 32"
+sed 's/^  tp: 1$/  tp: 64/; s/^  dp: 32$/  dp: 0/' share/examples/reference-case.yaml >"$TMP/tp64.yaml"
+expect "TP 64 on 32 GPUs is an error" 2 "$BIN" report "$TMP/tp64.yaml"
+has "TP 64 message" "$TMP/err" "tp64.yaml:$(grep -n '^  tp: 64' "$TMP/tp64.yaml" | cut -d: -f1):7: TP 64 x PP 1 x CP 1 = 64 GPUs per data-parallel replica is more than the 32 GPUs taking part"
+# 70B at TP 8 and ZeRO 0 on 80 GB GPUs: a warning that shows the numbers.
+sed 's/^  zero: 1$/  zero: 0/' share/examples/dgx-h100-1su.yaml >"$TMP/zero0.yaml"
+expect "a job that does not fit is a warning" 0 "$BIN" report "$TMP/zero0.yaml"
+has "memory warning" "$TMP/out" "warning: the job needs 174.9 GB per GPU (weights 17.5, gradients 17.5, optimizer 105.0, activations 34.9) on 80 GB h100-sxm5"
+has "memory advice weighed" "$TMP/out" "zero: 1 fits the job in"
+expect "report --json memory" 0 "$BIN" report --json "$TMP/zero0.yaml"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); m=r["speedup"]["memory"]; assert not m["fits"] and abs(m["weights_GB"]-17.5)<1e-9 and abs(m["optimizer_GB"]-105)<1e-9 and m["gpu_GB"]==80, m; assert r["warnings"]>=1' "$TMP/out" \
+	&& ok "memory keys in report --json" || bad "memory keys in report --json"
 
 expect "templates" 0 "$BIN" templates
 cp "$TMP/out" "$TMP/list"

@@ -105,7 +105,8 @@ Test(design, job_mismatch_and_nvls)
 	d.job.dp = 16;
 	d.job.algo = ALGO_NVLS;
 	design_check(&d, &cat, &diag);
-	cr_assert(fx_has(&diag, NCF_WARNING, "a design that does not match the job: DP 16 x TP 1 x PP 1 = 16, not the 32 GPUs"));
+	cr_assert(fx_has(&diag, NCF_WARNING,
+			 "a design that does not match the job: DP 16 x TP 1 x PP 1 x CP 1 = 16, not the 32 GPUs taking part; the model runs DP 32"));
 	cr_assert(fx_has(&diag, NCF_WARNING, "NVLS asked for without NVSwitch"));
 	diag_clear(&diag);
 	d.job.gpus = 40;

@@ -76,7 +76,7 @@ Test(fabric, reference_case_one_switch_hashes_nothing)
 	cr_assert(fabs(ring->busbw_GBps - 47.57) < 0.01, "%f", ring->busbw_GBps);
 	cr_assert_float_eq(ring->busbw_GBps, ring->nccl_busbw_GBps, 1e-9);
 	cr_assert_eq(m.colls[COLL_ALLREDUCE].auto_algo, UA_RING);
-	cr_assert(strstr(m.bottleneck, "limited by the NICs: 47.6 of 50.0"), "%s", m.bottleneck);
+	cr_assert(strstr(m.bottleneck, "bound by the NICs (4 x 100 Gb/s = 50.0 GB/s a node)"), "%s", m.bottleneck);
 	design_free(&d);
 }
 

@@ -180,7 +180,7 @@ else fail=$((fail + 1)); echo "[FAIL] Ctrl-C on a saved design quits with status
 # 80x24: the bottleneck and the first advice on screen (the reference case in two racks).
 "$BIN" new --template reference-case --set racks=2 -o "$TMP/racks.yaml"
 start 80 24 "$BIN $TMP/racks.yaml"
-check "the bottleneck at 80x24" "> AllReduce (Ring) is limited by 'tor'"
+check "the bottleneck at 80x24" "> DP exposes "
 check "the first advice at 80x24" "* 'tor' hashes 8 flows onto 4 uplinks"
 T send-keys -t ncf Tab "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j"
 check "Tab: the advice says what Enter applies" "[Enter: set fabric.routing adaptive]"

@@ -149,7 +149,7 @@ struct keybind {
 	int hint;          /* place in the status line's hints, most useful first; 0: not there */
 };
 
-#define FORM_MAX 24
+#define FORM_MAX 40 /* the job has 30 fields */
 
 enum form_purpose { FORM_EDIT, FORM_ADD, FORM_TEMPLATE };
 

@@ -236,6 +236,19 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	design_catalog(&d, &x->shipped, &cat);
 	inventory_compute(&d, &cat, &inv);
 	metrics_compute(&d, &cat, size, (int)gpus, &met);
+	if (met.work.job_error) {
+		/* The job's degrees do not fit these GPUs (another --gpus): a design error. */
+		struct ncf_diag bad = { 0 };
+		workload_problems(&met.work, &bad);
+		diag_print(stderr, file ? (strcmp(file, "-") ? file : "(standard input)") : "(built-in default)", &bad, false);
+		diag_free(&bad);
+		inventory_free(&inv);
+		diag_free(&problems);
+		catalog_free(&cat);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	workload_problems(&met.work, &problems);
 	r.design = &d;
 	r.catalog = &cat;
 	r.catalog_source = x->catalog_source;
@@ -666,7 +679,7 @@ static const struct subcommand subcommands[] = {
 	  report_longs,
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
 	  "  -s, --size BYTES    the message size (K, M, G are powers of 1024; default 1G)\n"
-	  "  -g, --gpus N        the job on its first N GPUs\n"
+	  "  -g, --gpus N        the job on its first N GPUs: tp, pp, cp, ep kept, DP = N / (tp pp cp)\n"
 	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n",
 	  "design", cmd_report },
 	{ "new", "--template NAME [--set KEY=VALUE]... [-o FILE]",
