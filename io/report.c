@@ -300,8 +300,9 @@ static void report_model_text(FILE *out, const struct report_in *r)
 		const struct job_memory *mem = &w->mem;
 		fprintf(out, "  job              %s on %d GPUs: DP %d, TP %d, PP %d, CP %d, EP %d\n",
 			j->name[0] ? j->name : "(unnamed)", w->gpus, w->dp, w->tp, w->pp, w->cp, w->ep);
-		fprintf(out, "  micro-batch      %.3g sequences, %d per step; sequence parallelism %s, recompute %s\n",
-			w->micro_seqs, w->micro_batches, w->sp ? "on" : "off", recompute_names[j->recompute]);
+		fprintf(out, "  micro-batch      %.3g sequences, %d per step%s; sequence parallelism %s, recompute %s\n",
+			w->micro_seqs, w->micro_batches, j->vp > 1 && w->pp > 1 ? ", interleaved" : "", w->sp ? "on" : "off",
+			recompute_names[j->recompute]);
 		fprintf(out, "  compute          %.2f ms per step%s\n", w->compute_ms,
 			w->compute_given ? " (given)"
 			: j->recompute == RECOMPUTE_FULL ? " (8 x parameters x tokens / (GPUs x dense TFLOPS x MFU): full recompute)"

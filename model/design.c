@@ -126,6 +126,12 @@ static const struct field job_fields[] = {
 	      "parameters one token's compute passes through (MoE), billions (0: params_b)"),
 	F_INT(struct job, zero, "zero", 0, 3, 0, "ZeRO stage"),
 	F_INT(struct job, micro_batches, "micro_batches", 1, 100000, 0, "micro-batches per step"),
+	F_INT(struct job, micro_batch_size, "micro_batch_size", 0, 100000, FF_OPTIONAL,
+	      "sequences per micro-batch (Megatron's --micro-batch-size); set, it fixes the micro-batches per step to "
+	      "global_batch / (DP x it) at any GPU count (0: micro_batches is fixed instead)"),
+	F_INT(struct job, vp, "vp", 0, 1024, FF_OPTIONAL,
+	      "virtual pipeline stages per GPU (interleaved 1F1B, --num-layers-per-virtual-pipeline-stage): the bubble "
+	      "shrinks to (pp-1)/(micro_batches x vp), each micro-batch crosses vp x as many stage boundaries (0, 1: off)"),
 	F_ENUM_H(struct job, recompute, "recompute", recompute_names, recompute_help, FF_OPTIONAL,
 	       "activation recomputation: selective, none or full"),
 	F_ENUM_H(struct job, dp_buckets, "dp_buckets", dp_buckets_names, dp_buckets_help, FF_OPTIONAL,

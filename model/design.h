@@ -109,6 +109,8 @@ struct job {
 	double active_params_b; /* parameters a token's compute passes through (MoE); 0: params_b */
 	int zero;           /* ZeRO stage 0-3 */
 	int micro_batches;
+	int micro_batch_size; /* Megatron's --micro-batch-size: sequences per micro-batch; 0: from micro_batches */
+	int vp;             /* virtual pipeline stages per GPU (interleaved 1F1B); 0 or 1: plain 1F1B */
 	int recompute;      /* enum recompute: activation recomputation */
 	int dp_buckets;     /* enum dp_buckets: the framework's gradient buckets */
 	double bucket_mb;   /* bucket size, MiB; 0: the framework's default */

@@ -1,5 +1,6 @@
 /* job.c: a job's parallel degrees on N GPUs and its memory per GPU (job.h). */
 #include "model/job.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,9 +57,25 @@ bool job_shape(const struct job *j, long gpus, double seqs, struct job_shape *s,
 	if (Pe > P)
 		Pe = P;
 	s->seqs = seqs > 0 ? seqs : j->global_batch;
-	s->micro_seqs = s->seqs / ((double)s->dp * s->micro_batches);
-	if (s->micro_seqs < 1)
-		s->micro_seqs = 1;
+	s->vp = deg(j->vp);
+	if (j->micro_batch_size > 0) {
+		/* Megatron: micro-batches = global batch / (DP x micro-batch size). */
+		double m = floor(s->seqs / ((double)s->dp * j->micro_batch_size));
+		if (m < 1) {
+			*field = "job.micro_batch_size";
+			snprintf(why, size, "global_batch %.0f is less than DP %d x micro_batch_size %d: no whole micro-batch",
+				 s->seqs, s->dp, j->micro_batch_size);
+			return false;
+		}
+		s->micro_batches = m > 100000 ? 100000 : (int)m;
+		s->micro_seqs = j->micro_batch_size;
+	} else {
+		s->micro_seqs = s->seqs / ((double)s->dp * s->micro_batches);
+		if (s->micro_seqs < 1)
+			s->micro_seqs = 1;
+	}
+	if (s->vp > 1 && s->pp < 2)
+		s->vp = 1; /* interleaving needs a pipeline */
 	s->expert_params_gpu = Pe / ((double)s->ep * s->pp);
 	s->params_gpu = (P - Pe) / ((double)s->tp * s->pp) + s->expert_params_gpu;
 	return true;

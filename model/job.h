@@ -46,6 +46,7 @@ struct job_shape {
 	double seqs;            /* sequences per step */
 	double micro_seqs;      /* b: sequences per micro-batch and replica (at least 1) */
 	int micro_batches;
+	int vp;                 /* virtual pipeline stages per GPU (1: plain 1F1B) */
 	int heads, kv_heads;
 	double params_gpu;      /* parameters one GPU holds (before ZeRO) */
 	double expert_params_gpu; /* of them, the experts' */

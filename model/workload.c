@@ -537,7 +537,9 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 				1000.0;
 	w->backward_ms = (full ? 0.75 : 2.0 / 3.0) * w->compute_ms / mb;
 	w->forward_ms = w->compute_ms / mb - w->backward_ms;
-	w->bubble_ms = s->pp > 1 ? w->compute_ms * (s->pp - 1) / mb : 0;
+	/* 1F1B's bubble, (pp - 1) / m of the compute; interleaved over vp virtual stages,
+	 * (pp - 1) / (m vp) (Narayanan et al., 2021, section 2.2.2). */
+	w->bubble_ms = s->pp > 1 ? w->compute_ms * (s->pp - 1) / ((double)mb * s->vp) : 0;
 	job_memory(j, s, small ? small->memory_GB : 0, &w->mem);
 	snprintf(w->mem_gpu, sizeof w->mem_gpu, "%s", small ? small->name : "");
 
@@ -559,7 +561,7 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 			    COLL_ALLGATHER, kv, (full ? 2 : 1) * per_layer, COLL_REDUCESCATTER, kv, per_layer, detail);
 	}
 	if (s->pp > 1 && act > 0)
-		run_pp(t, f, w, cm, (long)s->tp * s->cp * s->dp, act / (s->sp ? s->tp : 1), 2.0 * mb, detail);
+		run_pp(t, f, w, cm, (long)s->tp * s->cp * s->dp, act / (s->sp ? s->tp : 1), 2.0 * mb * s->vp, detail);
 	if (s->ep > 1 && act > 0)
 		run_exposed(t, f, j, w, cm, DIM_EP, s->ep, s->tp, "alltoall per MoE layer", COLL_ALLTOALL,
 			    act / (s->sp ? s->tp : 1), (4 + (full ? 2 : 0)) * per_layer, -1, 0, 0, detail);

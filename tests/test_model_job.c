@@ -547,3 +547,41 @@ Test(job, moe_compute_uses_the_active_parameters)
 	cr_assert_gt(design_check(&d, &cat, &diag), 0, "more active than all parameters");
 	design_free(&d);
 }
+
+Test(job, micro_batch_size_and_the_interleaved_bubble)
+{
+	/* 70B on 4 x 8 h100 with PP 4: TP 8 x PP 4 = 32 GPUs, DP 1; 64 sequences at micro-batch
+	 * size 2: 64 / (1 x 2) = 32 micro-batches. Given 1000 ms of compute, the 1F1B bubble is
+	 * 1000 x 3 / 32 = 93.75 ms; interleaved over 2 virtual stages, 1000 x 3 / 64 = 46.875 ms,
+	 * and the stage boundaries carry 2 x 32 x 2 = 128 sends a step instead of 64. */
+	struct design d;
+	struct job_shape s;
+	char why[200];
+	double pp_ops;
+	llama70b(&d);
+	d.job.pp = 4;
+	d.job.global_batch = 64;
+	d.job.micro_batch_size = 2;
+	d.job.compute_ms = 1000;
+	d.job.zero = 1;
+	cr_assert(job_shape(&d.job, 32, 0, &s, why, sizeof why, NULL), "%s", why);
+	cr_assert_eq(s.dp, 1);
+	cr_assert_eq(s.micro_batches, 32);
+	cr_assert_float_eq(s.micro_seqs, 2, 1e-12);
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert(m.work.valid, "%s", m.work.why);
+	cr_assert_float_eq(m.work.bubble_ms, 93.75, 1e-9);
+	pp_ops = m.work.dims[DIM_PP].ops;
+	cr_assert_float_eq(pp_ops, 64, 1e-9);
+	d.job.vp = 2;
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert_float_eq(m.work.bubble_ms, 46.875, 1e-9);
+	cr_assert_float_eq(m.work.dims[DIM_PP].ops, 128, 1e-9);
+	/* On 16 GPUs the same job cannot fit PP 4 x TP 8: an error; with fewer sequences than
+	 * DP x micro-batch size, another. */
+	cr_assert(!job_shape(&d.job, 16, 0, &s, why, sizeof why, NULL));
+	d.job.global_batch = 1;
+	cr_assert(!job_shape(&d.job, 32, 0, &s, why, sizeof why, NULL));
+	cr_assert(strstr(why, "micro_batch_size") != NULL, "%s", why);
+	design_free(&d);
+}

@@ -81,7 +81,7 @@ static bool model_value(const struct metrics *m, int coll, int algo, const char 
 {
 	const struct coll_result *r = &m->colls[coll];
 	const struct algo_result *a;
-	if (strcmp(metric, "step_ms") == 0 || strcmp(metric, "tokens_per_s") == 0 ||
+	if (strcmp(metric, "step_ms") == 0 || strcmp(metric, "tokens_per_s") == 0 || strcmp(metric, "tokens_per_gpu") == 0 ||
 	    strcmp(metric, "efficiency") == 0 || strcmp(metric, "speedup") == 0) {
 		if (!m->work.valid) {
 			*why = m->work.why;
@@ -89,6 +89,7 @@ static bool model_value(const struct metrics *m, int coll, int algo, const char 
 		}
 		*out = strcmp(metric, "step_ms") == 0	   ? m->work.step_ms
 		       : strcmp(metric, "tokens_per_s") == 0 ? m->work.tokens_per_s
+		       : strcmp(metric, "tokens_per_gpu") == 0 ? m->work.tokens_per_s / (m->work.gpus > 0 ? m->work.gpus : 1)
 		       : strcmp(metric, "efficiency") == 0   ? m->work.efficiency
 							     : m->work.speedup;
 		return true;
@@ -212,11 +213,28 @@ int main(int argc, char **argv)
 		if (!m)
 			return 2;
 		metrics_compute(&d, &cat, bytes, (int)gpus, m);
-		if (text_of(p, "relative_gpus")) {
-			/* A ratio: the metric on gpus over the same metric on relative_gpus (scaling). */
+		if (text_of(p, "relative_gpus") || text_of(p, "relative_design")) {
+			/* A ratio: the metric on this point over the same metric on relative_gpus GPUs of
+			 * relative_design (each defaulting to the point's own): a scaling measurement. */
 			double rg = 0, base = 0;
-			bool ok = number_of(p, "relative_gpus", &rg) && rg >= 1 && model_value(m, coll, algo, metric, &value, &why);
-			if (ok) {
+			bool ok = (!text_of(p, "relative_gpus") || (number_of(p, "relative_gpus", &rg) && rg >= 1)) &&
+				  model_value(m, coll, algo, metric, &value, &why);
+			if (ok && text_of(p, "relative_design")) {
+				struct design rd;
+				struct catalog rc;
+				char rpath[2048];
+				snprintf(rpath, sizeof rpath, "%s/%s", dir, text_of(p, "relative_design"));
+				diag_clear(&diag);
+				if (!design_load_file(rpath, &shipped, &rd, &diag)) {
+					diag_print(stderr, rpath, &diag, false);
+					return 2;
+				}
+				design_catalog(&rd, &shipped, &rc);
+				metrics_compute(&rd, &rc, bytes, (int)rg, m);
+				ok = model_value(m, coll, algo, metric, &base, &why) && base > 0;
+				catalog_free(&rc);
+				design_free(&rd);
+			} else if (ok) {
 				metrics_compute(&d, &cat, bytes, (int)rg, m);
 				ok = model_value(m, coll, algo, metric, &base, &why) && base > 0;
 			}
