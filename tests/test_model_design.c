@@ -42,7 +42,8 @@ Test(design, inventory_counts)
 	cr_assert_eq(VEC_AT(inv.switch_groups, struct inv_switch_group, 0).down, 16);
 	cr_assert_eq(VEC_AT(inv.switch_groups, struct inv_switch_group, 0).free, 16);
 	cr_assert_eq(VEC_AT(inv.bundles, struct inv_link, 0).speed_gbps, 100, "speed from the slower end");
-	cr_assert_eq(inv.power_unknown, 2, "servers without a model and a switch without power");
+	cr_assert_eq(inv.power_unknown, 4, "BOM lines without a maximum power: the server (no model), its NICs, the switch, the DAC");
+	cr_assert_eq(inv.power_W, 32 * 400.0, "what is known: 32 GPUs of 400 W, the GPU line of a server without a model");
 	inventory_free(&inv);
 }
 

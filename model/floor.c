@@ -1,0 +1,567 @@
+#include "model/floor.h"
+#include "model/alloc.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const rack_kind_names[] = { "server", "domain", "network", NULL };
+
+#define DEFAULT_UNITS 42
+#define DEFAULT_KW 40.0
+#define DEFAULT_ROW 10
+#define ASSUMED_SERVER_U 4
+
+void floor_member_name(char *out, size_t size, const char *group, long count, long member)
+{
+	int w = count >= 100000 ? 6 : count >= 10000 ? 5 : count >= 1000 ? 4 : count >= 100 ? 3 : 2;
+	snprintf(out, size, "%.46s-%0*ld", group, w, member + 1);
+}
+
+static void note(struct floor *f, const char *s)
+{
+	size_t n = strlen(f->note);
+	if (strstr(f->note, s))
+		return;
+	snprintf(f->note + n, sizeof f->note - n, "%s%s", n ? "; " : "", s);
+}
+
+/* A device waiting for a place in a network rack. */
+struct pending {
+	int kind;        /* GK_SWITCH */
+	size_t group;
+	long member;
+	int row, cluster; /* cluster: RP_MIDDLE or RP_END */
+	int height;
+	double power_W;
+};
+
+/* A server rack (or domain rack) before rows are known. */
+struct srack {
+	int kind;
+	int units_used;
+	double power_W;
+	int devices;
+	char first[FLOOR_NAME_MAX], last[FLOOR_NAME_MAX];
+	int index;       /* final index in f->racks */
+};
+
+static double switch_power(const struct cat_switch *c)
+{
+	if (!c)
+		return 0;
+	return c->power_max_W > 0 ? c->power_max_W : c->power_W;
+}
+
+static int switch_height(const struct cat_switch *c, struct floor *f)
+{
+	if (c && c->rack_units > 0)
+		return (int)ceil(c->rack_units);
+	note(f, "a switch's height is not in the catalog: 1U assumed");
+	return 1;
+}
+
+/* For every member of switch group g, the (server group, member) of the first server
+ * wired to it, or group -1. */
+static void first_servers(const struct design *d, size_t g, long *sgrp, long *smem)
+{
+	const struct switch_group *sw = DESIGN_SWITCH(d, g);
+	long count = sw->count, s;
+	size_t i, k;
+	long off = 0, total = 0;
+	for (s = 0; s < count; s++)
+		sgrp[s] = smem[s] = -1;
+	for (i = 0; i < d->bundles.n; i++)
+		if (strcmp(DESIGN_BUNDLE(d, i)->to, sw->name) == 0)
+			total += design_group_count(d, DESIGN_BUNDLE(d, i)->from);
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		long members, j, l, L = b->links_each;
+		if (strcmp(b->to, sw->name) != 0)
+			continue;
+		members = design_group_count(d, b->from);
+		if (design_find(d, b->from, &k) == GK_SERVER && count > 0 && total > 0)
+			for (j = 0; j < members; j++)
+				for (l = 0; l < (b->wiring == WIRE_TOR ? 1 : L); l++) {
+					long p = off + j, t;
+					if (b->wiring == WIRE_TOR) {
+						t = p / ((total + count - 1) / count);
+					} else if (b->wiring == WIRE_RAIL) {
+						long units = count / L > 0 ? count / L : 1, us = (total + units - 1) / units;
+						t = (p / us) * L + l;
+					} else {
+						t = (p * L + l) % count;
+					}
+					if (t >= 0 && t < count && sgrp[t] < 0) {
+						sgrp[t] = (long)k;
+						smem[t] = j;
+					}
+				}
+		off += members;
+	}
+}
+
+/* The scalable unit of server group gi: the members behind one set of rail leaves of its
+ * first rail-wired bundle (0 when it has none), and the group's position offset there. */
+static long rail_unit(const struct design *d, size_t gi, long *off)
+{
+	size_t i, k, ti;
+	*off = 0;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		long total = 0, units;
+		if (b->wiring != WIRE_RAIL || strcmp(b->from, DESIGN_SERVER(d, gi)->name) != 0 ||
+		    design_find(d, b->to, &ti) != GK_SWITCH)
+			continue;
+		for (k = 0; k < d->bundles.n; k++)
+			if (strcmp(DESIGN_BUNDLE(d, k)->to, b->to) == 0) {
+				if (k < i)
+					*off += design_group_count(d, DESIGN_BUNDLE(d, k)->from);
+				total += design_group_count(d, DESIGN_BUNDLE(d, k)->from);
+			}
+		units = DESIGN_SWITCH(d, ti)->count / b->links_each;
+		if (units < 1)
+			units = 1;
+		return (total + units - 1) / units;
+	}
+	return 0;
+}
+
+/* Is every server bundle into switch group g top-of-rack wired (and is there one)? */
+static bool fed_tor(const struct design *d, size_t g)
+{
+	size_t i, k;
+	bool any = false;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		if (strcmp(b->to, DESIGN_SWITCH(d, g)->name) != 0 || design_find(d, b->from, &k) != GK_SERVER)
+			continue;
+		if (b->wiring != WIRE_TOR)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+static int group_place(const struct floor *f, const struct switch_group *sw, bool tor)
+{
+	int p = f->place[sw->role];
+	if (sw->role == ROLE_LEAF)
+		return p == RP_AUTO ? (tor ? RP_TOP : RP_MIDDLE) : p;
+	return p == RP_AUTO || p == RP_TOP ? RP_MIDDLE : p;
+}
+
+/* Servers of group g per rack from the rack's units and power budget, with tor_leaves
+ * top-of-rack switches (of height lu and power lp) to share the racks with. */
+static int derive_spr(const struct floor *f, long count, int su, double sp, long tor_leaves, int lu, double lp)
+{
+	int U = f->p.rack_units, spr;
+	double P = f->p.rack_power_kW * 1000;
+	for (spr = U / (su > 0 ? su : 1); spr > 1; spr--) {
+		long racks = (count + spr - 1) / spr, t = racks > 0 ? (tor_leaves + racks - 1) / racks : 0;
+		if (spr * su + t * lu > U)
+			continue;
+		if (sp > 0 && spr * sp + t * lp > P)
+			continue;
+		break;
+	}
+	return spr < 1 ? 1 : spr;
+}
+
+static int lay_servers(struct floor *f, struct vec *sracks, size_t first, size_t a, size_t b, int row, int pos)
+{
+	size_t r;
+	for (r = a; r < b; r++) {
+		struct srack *sr = &VEC_AT(*sracks, struct srack, first + r);
+		struct floor_rack *fr = vec_push(&f->racks, sizeof *fr);
+		fr->row = row;
+		fr->pos = pos++;
+		fr->kind = sr->kind;
+		fr->units_used = sr->units_used;
+		fr->power_W = sr->power_W;
+		fr->devices = sr->devices;
+		snprintf(fr->first, sizeof fr->first, "%s", sr->first);
+		snprintf(fr->last, sizeof fr->last, "%s", sr->last);
+		snprintf(fr->name, sizeof fr->name, "R%02d-%02d", row + 1, fr->pos + 1);
+		sr->index = (int)f->racks.n - 1;
+	}
+	return pos;
+}
+
+/* Network racks of one cluster of a row, switches stacked from the top down. */
+static int lay_network(struct floor *f, const struct design *d, const struct vec *pend, int row, int cluster, int pos)
+{
+	size_t pi;
+	int U = f->p.rack_units, used = U;
+	struct floor_rack *fr = NULL;
+	for (pi = 0; pi < pend->n; pi++) {
+		const struct pending *pd = &VEC_AT(*pend, struct pending, pi);
+		const struct switch_group *sw = DESIGN_SWITCH(d, pd->group);
+		struct floor_spot *sp;
+		char name[FLOOR_NAME_MAX];
+		if (pd->row != row || pd->cluster != cluster)
+			continue;
+		if (!fr || used + pd->height > U) {
+			fr = vec_push(&f->racks, sizeof *fr);
+			fr->row = row;
+			fr->pos = pos++;
+			fr->kind = RACK_NETWORK;
+			snprintf(fr->name, sizeof fr->name, "R%02d-%02d", row + 1, fr->pos + 1);
+			used = 0;
+		}
+		sp = &f->sw[pd->group][pd->member];
+		sp->rack = (int)f->racks.n - 1;
+		sp->height = pd->height;
+		sp->u = U - used - pd->height + 1;
+		if (sp->u < 1)
+			sp->u = 1;
+		used += pd->height;
+		fr->units_used = used;
+		fr->power_W += pd->power_W;
+		floor_member_name(name, sizeof name, sw->name, sw->count, pd->member);
+		if (!fr->devices++)
+			snprintf(fr->first, sizeof fr->first, "%s", name);
+		snprintf(fr->last, sizeof fr->last, "%s", name);
+	}
+	return pos;
+}
+
+void floor_build(const struct design *d, const struct catalog *cat, struct floor *f)
+{
+	struct vec sracks = { 0 }, pend = { 0 };
+	size_t i;
+	long *sgrp = NULL, *smem = NULL;
+	int *leaf_place;
+	int U, row;
+	int *tor_used; /* per server rack: units its top-of-rack switches take */
+	int rpr = 0;
+	memset(f, 0, sizeof *f);
+	f->p = d->physical;
+	if (f->p.rack_units <= 0)
+		f->p.rack_units = DEFAULT_UNITS;
+	if (f->p.rack_power_kW <= 0)
+		f->p.rack_power_kW = DEFAULT_KW;
+	if (f->p.rack_width_m <= 0)
+		f->p.rack_width_m = 0.6;
+	if (f->p.row_pitch_m <= 0)
+		f->p.row_pitch_m = 2.4;
+	if (f->p.riser_m <= 0)
+		f->p.riser_m = 0.5;
+	if (f->p.slack_m <= 0)
+		f->p.slack_m = 0.5;
+	f->place[ROLE_LEAF] = f->p.leaf;
+	f->place[ROLE_SPINE] = f->p.spine;
+	f->place[ROLE_CORE] = f->p.core;
+	if (f->p.spine == RP_TOP || f->p.core == RP_TOP)
+		note(f, "spines and core switches stand in network racks: top taken as middle");
+	U = f->p.rack_units;
+	f->nserver = d->servers.n;
+	f->nsw = d->switches.n;
+	f->ndomain = d->domains.n;
+	f->server = xcalloc(f->nserver + 1, sizeof *f->server);
+	f->sw = xcalloc(f->nsw + 1, sizeof *f->sw);
+	f->tray = xcalloc(f->ndomain + 1, sizeof *f->tray);
+	f->servers_per_rack = xcalloc(f->nserver + 1, sizeof *f->servers_per_rack);
+	leaf_place = xcalloc(f->nsw + 1, sizeof *leaf_place);
+	for (i = 0; i < f->nsw; i++) {
+		const struct switch_group *sw = DESIGN_SWITCH(d, i);
+		long s;
+		f->sw[i] = xcalloc((size_t)(sw->count > 0 ? sw->count : 0) + 1, sizeof **f->sw);
+		for (s = 0; s < sw->count; s++)
+			f->sw[i][s].rack = -1;
+		leaf_place[i] = group_place(f, sw, fed_tor(d, i));
+	}
+	f->place[ROLE_LEAF] = f->place[ROLE_LEAF] ? f->place[ROLE_LEAF] : (f->nsw ? RP_MIDDLE : RP_MIDDLE);
+	for (i = 0; i < f->nsw; i++)
+		if (DESIGN_SWITCH(d, i)->role == ROLE_LEAF && f->p.leaf == RP_AUTO) {
+			f->place[ROLE_LEAF] = leaf_place[i];
+			break;
+		}
+	if (f->place[ROLE_SPINE] == RP_AUTO || f->place[ROLE_SPINE] == RP_TOP)
+		f->place[ROLE_SPINE] = RP_MIDDLE;
+	if (f->place[ROLE_CORE] == RP_AUTO || f->place[ROLE_CORE] == RP_TOP)
+		f->place[ROLE_CORE] = RP_MIDDLE;
+	for (i = 0; i < f->ndomain; i++) {
+		const struct domain_group *m = DESIGN_DOMAIN(d, i);
+		long n = (long)m->count * m->switch_trays, t;
+		f->tray[i] = xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof **f->tray);
+		for (t = 0; t < n; t++)
+			f->tray[i][t].rack = -1;
+	}
+
+	/* Top-of-rack leaves per server group: how many are fed first by that group. */
+	{
+		long *tor_count = xcalloc(f->nserver + 1, sizeof *tor_count);
+		int *tor_u = xcalloc(f->nserver + 1, sizeof *tor_u);
+		double *tor_p = xcalloc(f->nserver + 1, sizeof *tor_p);
+		int *domain_first = xcalloc(f->ndomain + 1, sizeof *domain_first);
+		long *domain_seen = xcalloc(f->ndomain + 1, sizeof *domain_seen);
+		for (i = 0; i < f->nsw; i++) {
+			const struct switch_group *sw = DESIGN_SWITCH(d, i);
+			const struct cat_switch *c = catalog_switch(cat, sw->model);
+			long s;
+			if (leaf_place[i] != RP_TOP || sw->role != ROLE_LEAF || sw->count <= 0)
+				continue;
+			sgrp = xrealloc(sgrp, (size_t)sw->count * sizeof *sgrp);
+			smem = xrealloc(smem, (size_t)sw->count * sizeof *smem);
+			first_servers(d, i, sgrp, smem);
+			for (s = 0; s < sw->count; s++)
+				if (sgrp[s] >= 0) {
+					tor_count[sgrp[s]]++;
+					tor_u[sgrp[s]] = switch_height(c, f);
+					tor_p[sgrp[s]] = switch_power(c);
+				}
+		}
+		/* Server racks. */
+		for (i = 0; i < d->domains.n; i++)
+			domain_first[i] = -1;
+		for (i = 0; i < f->nserver; i++) {
+			const struct server_group *g = DESIGN_SERVER(d, i);
+			const struct cat_server *s = catalog_server(cat, g->model);
+			long n = g->count > 0 ? g->count : 0, j;
+			int su = s && s->rack_units > 0 ? (int)ceil(s->rack_units) : 0, spr;
+			double sp = s ? s->power_W : 0;
+			size_t m;
+			char name[FLOOR_NAME_MAX];
+			f->server[i] = xcalloc((size_t)n + 1, sizeof **f->server);
+			if (g->domain[0] && design_find(d, g->domain, &m) == GK_DOMAIN) {
+				const struct domain_group *dm = DESIGN_DOMAIN(d, m);
+				const struct cat_fabric *tray = catalog_fabric(cat, dm->tray);
+				int tu = tray && tray->rack_units > 0 ? (int)ceil(tray->rack_units) : 1;
+				if (!su)
+					su = 1;
+				f->servers_per_rack[i] = dm->servers_each;
+				if (domain_first[m] < 0) {
+					/* One rack per domain: half its trays, the switch trays, the rest. */
+					long dd, t;
+					domain_first[m] = (int)sracks.n;
+					for (dd = 0; dd < dm->count; dd++) {
+						struct srack *sr = vec_push(&sracks, sizeof *sr);
+						sr->kind = RACK_DOMAIN;
+						sr->units_used = (dm->servers_each + 1) / 2 * su;
+						for (t = 0; t < dm->switch_trays; t++) {
+							struct floor_spot *sp2 = &f->tray[m][dd * dm->switch_trays + t];
+							sp2->rack = (int)(sracks.n - 1);
+							sp2->u = sr->units_used + 1;
+							sp2->height = tu;
+							sr->units_used += tu;
+							sr->devices++;
+							if (tray)
+								sr->power_W += tray->power_W;
+						}
+					}
+					note(f, "an NVLink domain is one rack of its trays (the rack power budget does not apply)");
+				}
+				for (j = 0; j < n; j++) {
+					long idx = domain_seen[m]++, dd = idx / (dm->servers_each > 0 ? dm->servers_each : 1), slot;
+					struct srack *sr;
+					if (dd >= dm->count)
+						dd = dm->count - 1;
+					if (dd < 0) {
+						f->server[i][j].rack = -1;
+						continue;
+					}
+					slot = idx - dd * dm->servers_each;
+					sr = &VEC_AT(sracks, struct srack, domain_first[m] + dd);
+					f->server[i][j].rack = domain_first[m] + (int)dd;
+					f->server[i][j].height = su;
+					if (slot < (dm->servers_each + 1) / 2)
+						f->server[i][j].u = 1 + (int)slot * su;
+					else
+						f->server[i][j].u = (dm->servers_each + 1) / 2 * su + dm->switch_trays * tu + 1 +
+								    (int)(slot - (dm->servers_each + 1) / 2) * su;
+					if (f->server[i][j].u + su - 1 > sr->units_used)
+						sr->units_used = f->server[i][j].u + su - 1;
+					sr->power_W += sp;
+					floor_member_name(name, sizeof name, g->name, g->count, j);
+					if (!sr->devices++ || !sr->first[0])
+						snprintf(sr->first, sizeof sr->first, "%s", name);
+					snprintf(sr->last, sizeof sr->last, "%s", name);
+				}
+				continue;
+			}
+			if (!su) {
+				su = ASSUMED_SERVER_U;
+				note(f, "a server's height is not in the catalog: 4U assumed");
+			}
+			if (sp <= 0)
+				note(f, "a server's power is not in the catalog: the rack power budget is not applied to it");
+			spr = f->p.servers_per_rack > 0 ? f->p.servers_per_rack
+							 : derive_spr(f, n, su, sp, tor_count[i], tor_u[i], tor_p[i]);
+			if (sp > f->p.rack_power_kW * 1000)
+				note(f, "one server draws more than the rack power budget: one per rack");
+			f->servers_per_rack[i] = spr;
+			{
+				long off, us = rail_unit(d, i, &off), slot = 0;
+				for (j = 0; j < n; j++) {
+					struct srack *sr;
+					/* A new rack when this one is full, and at each scalable unit. */
+					if (j == 0 || slot == spr || (us > 0 && (off + j) % us == 0)) {
+						sr = vec_push(&sracks, sizeof *sr);
+						sr->kind = RACK_SERVER;
+						slot = 0;
+					}
+					sr = &VEC_AT(sracks, struct srack, sracks.n - 1);
+					f->server[i][j].rack = (int)(sracks.n - 1);
+					f->server[i][j].u = 1 + (int)slot++ * su;
+				f->server[i][j].height = su;
+				sr->units_used += su;
+				sr->power_W += sp;
+				floor_member_name(name, sizeof name, g->name, g->count, j);
+				if (!sr->devices++)
+					snprintf(sr->first, sizeof sr->first, "%s", name);
+				snprintf(sr->last, sizeof sr->last, "%s", name);
+				}
+			}
+		}
+		free(tor_count);
+		free(tor_u);
+		free(tor_p);
+		free(domain_first);
+		free(domain_seen);
+	}
+
+	/* Racks per row: one scalable unit (the servers behind one set of rail leaves). */
+	rpr = f->p.racks_per_row;
+	for (i = 0; i < f->nserver && rpr <= 0; i++) {
+		long off, us = rail_unit(d, i, &off);
+		if (us > 0 && f->servers_per_rack[i] > 0)
+			rpr = (int)((us + f->servers_per_rack[i] - 1) / f->servers_per_rack[i]);
+	}
+	if (rpr <= 0)
+		rpr = sracks.n < DEFAULT_ROW ? (int)sracks.n : DEFAULT_ROW;
+	if (rpr <= 0)
+		rpr = 1;
+	f->racks_per_row = rpr;
+	f->rows = sracks.n ? (int)((sracks.n + (size_t)rpr - 1) / (size_t)rpr) : 1;
+
+	/* Switches: top-of-rack ones into server racks, the rest wait for network racks. */
+	tor_used = xcalloc(sracks.n + 1, sizeof *tor_used);
+	for (i = 0; i < f->nsw; i++) {
+		const struct switch_group *sw = DESIGN_SWITCH(d, i);
+		const struct cat_switch *c = catalog_switch(cat, sw->model);
+		int h = switch_height(c, f);
+		long s;
+		if (sw->count <= 0)
+			continue;
+		sgrp = xrealloc(sgrp, (size_t)sw->count * sizeof *sgrp);
+		smem = xrealloc(smem, (size_t)sw->count * sizeof *smem);
+		first_servers(d, i, sgrp, smem);
+		for (s = 0; s < sw->count; s++) {
+			int srow = 0;
+			int where = sw->role == ROLE_LEAF ? leaf_place[i] : group_place(f, sw, false);
+			if (sgrp[s] >= 0 && f->server[sgrp[s]][smem[s]].rack >= 0)
+				srow = f->server[sgrp[s]][smem[s]].rack / rpr;
+			if (sw->role == ROLE_LEAF && where == RP_TOP && sgrp[s] >= 0 &&
+			    f->server[sgrp[s]][smem[s]].rack >= 0) {
+				int rk = f->server[sgrp[s]][smem[s]].rack;
+				struct srack *sr = &VEC_AT(sracks, struct srack, rk);
+				char name[FLOOR_NAME_MAX];
+				tor_used[rk] += h;
+				f->sw[i][s].rack = -(rk + 2); /* a server rack, mapped below */
+				f->sw[i][s].u = U - tor_used[rk] + 1;
+				f->sw[i][s].height = h;
+				sr->units_used += h;
+				sr->power_W += switch_power(c);
+				sr->devices++;
+				floor_member_name(name, sizeof name, sw->name, sw->count, s);
+				snprintf(sr->last, sizeof sr->last, "%s", name);
+				if (sr->units_used > U)
+					note(f, "a server rack holds more than its rack units (servers and top-of-rack switches)");
+				continue;
+			}
+			{
+				struct pending *pd = vec_push(&pend, sizeof *pd);
+				pd->kind = GK_SWITCH;
+				pd->group = i;
+				pd->member = s;
+				pd->row = sw->role == ROLE_LEAF ? srow : (f->rows - 1) / 2;
+				pd->cluster = where == RP_END ? RP_END : RP_MIDDLE;
+				pd->height = h;
+				pd->power_W = switch_power(c);
+			}
+		}
+	}
+
+	/* Lay out the rows: the first half of the row's server racks, the middle network
+	 * cluster, the second half, the end cluster. */
+	for (row = 0; row < f->rows; row++) {
+		size_t first = (size_t)row * (size_t)rpr, n = 0;
+		int pos = 0;
+		if (first < sracks.n)
+			n = sracks.n - first < (size_t)rpr ? sracks.n - first : (size_t)rpr;
+		pos = lay_servers(f, &sracks, first, 0, n / 2, row, pos);
+		pos = lay_network(f, d, &pend, row, RP_MIDDLE, pos);
+		pos = lay_servers(f, &sracks, first, n / 2, n, row, pos);
+		lay_network(f, d, &pend, row, RP_END, pos);
+	}
+	/* Server, tray and top-of-rack spots hold server-rack indexes so far. */
+	for (i = 0; i < f->nserver; i++) {
+		long j;
+		for (j = 0; j < DESIGN_SERVER(d, i)->count; j++)
+			if (f->server[i][j].rack >= 0)
+				f->server[i][j].rack = VEC_AT(sracks, struct srack, f->server[i][j].rack).index;
+	}
+	for (i = 0; i < f->ndomain; i++) {
+		const struct domain_group *m = DESIGN_DOMAIN(d, i);
+		long t;
+		for (t = 0; t < (long)m->count * m->switch_trays; t++)
+			if (f->tray[i][t].rack >= 0)
+				f->tray[i][t].rack = VEC_AT(sracks, struct srack, f->tray[i][t].rack).index;
+	}
+	for (i = 0; i < f->nsw; i++) {
+		long s;
+		for (s = 0; s < DESIGN_SWITCH(d, i)->count; s++)
+			if (f->sw[i][s].rack <= -2)
+				f->sw[i][s].rack = VEC_AT(sracks, struct srack, -(f->sw[i][s].rack + 2)).index;
+	}
+	free(tor_used);
+	vec_release(&sracks);
+	vec_release(&pend);
+	free(sgrp);
+	free(smem);
+	free(leaf_place);
+}
+
+void floor_free(struct floor *f)
+{
+	size_t i;
+	for (i = 0; i < f->nserver; i++)
+		free(f->server[i]);
+	for (i = 0; i < f->nsw; i++)
+		free(f->sw[i]);
+	for (i = 0; i < f->ndomain; i++)
+		free(f->tray[i]);
+	free(f->server);
+	free(f->sw);
+	free(f->tray);
+	free(f->servers_per_rack);
+	vec_release(&f->racks);
+	memset(f, 0, sizeof *f);
+}
+
+const struct floor_spot *floor_spot_at(const struct floor *f, const struct cab_end *e)
+{
+	const struct floor_spot *s = NULL;
+	if (e->kind == GK_SERVER && e->group < f->nserver)
+		s = &f->server[e->group][e->member];
+	else if (e->kind == GK_SWITCH && e->group < f->nsw)
+		s = &f->sw[e->group][e->member];
+	return s && s->rack >= 0 ? s : NULL;
+}
+
+double floor_cable_m(const struct floor *f, const struct floor_spot *a, const struct floor_spot *b)
+{
+	const struct floor_rack *ra, *rb;
+	double ca, cb, top = f->p.rack_units * FLOOR_U_M;
+	if (!a || !b || a->rack < 0 || b->rack < 0)
+		return 0;
+	ca = (a->u - 1 + a->height / 2.0) * FLOOR_U_M;
+	cb = (b->u - 1 + b->height / 2.0) * FLOOR_U_M;
+	if (a->rack == b->rack)
+		return fabs(ca - cb) + f->p.slack_m;
+	ra = &VEC_AT(f->racks, struct floor_rack, a->rack);
+	rb = &VEC_AT(f->racks, struct floor_rack, b->rack);
+	return (top - ca) + (top - cb) + 2 * f->p.riser_m + abs(ra->pos - rb->pos) * f->p.rack_width_m +
+	       abs(ra->row - rb->row) * f->p.row_pitch_m + f->p.slack_m;
+}
