@@ -106,14 +106,13 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 	add_dim(dims, &nd, intra_topo, mv.gpus_per_node, mv.intra_GBps, mv.nvlink ? LAT_NVLINK_US : LAT_PCI_US, what);
 	/* The scale-out fabric, split at oversubscribed tiers. */
 	if (mv.nodes > 1) {
-		double per = mv.gpus_per_node > 0 ? mv.node_GBps / mv.gpus_per_node : mv.node_GBps, cur = per, worst = per;
+		double per = mv.gpus_per_node > 0 ? mv.node_GBps / mv.gpus_per_node : mv.node_GBps, cur = per;
 		long prev = 1, n = mv.nodes;
 		int start = nd;
 		for (t = 0; t < mv.ntiers; t++) {
 			long m = lround(mv.tiers[t].nodes_under);
 			if (mv.tiers[t].ratio <= 1.0 + 1e-9)
 				continue;
-			worst /= mv.tiers[t].ratio;
 			if (approx || m <= prev || m >= n || m % prev || n % m || fabs(mv.tiers[t].nodes_under - (double)m) > 1e-9) {
 				approx = true;
 				continue;
@@ -125,10 +124,13 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 			cur /= mv.tiers[t].ratio;
 		}
 		if (approx) {
+			/* The tier does not split the nodes into equal groups (a rail leaf joins
+			 * them all): one dimension at the node's own share; the comment says what
+			 * is not seen. */
 			nd = start;
-			snprintf(what, sizeof what, "the scale-out fabric, %ld nodes at the most oversubscribed share, %.3g GB/s per GPU",
-				 n, worst);
-			add_dim(dims, &nd, "Switch", n, worst, LAT_NET_US, what);
+			snprintf(what, sizeof what, "the scale-out fabric, %ld nodes, %.3g GB/s per GPU (the node's %.1f GB/s over %d GPUs)",
+				 n, per, mv.node_GBps, mv.gpus_per_node);
+			add_dim(dims, &nd, "Switch", n, per, LAT_NET_US, what);
 		} else {
 			snprintf(what, sizeof what, "the scale-out fabric%s, %.3g GB/s per GPU (the node's %.1f GB/s over %d GPUs%s)",
 				 prev > 1 ? " across those groups" : "", cur, mv.node_GBps, mv.gpus_per_node,
@@ -142,8 +144,11 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 	}
 
 	sb_printf(&hdr, "# %s of %s for ASTRA-sim's analytical network backend.\n", EXPORT_MARK, d->name);
-	sb_printf(&hdr, "# Dimensions, innermost first (%s.system.json names one collective implementation per dimension):\n",
-		  prefix);
+	{
+		const char *base = strrchr(prefix, '/');
+		sb_printf(&hdr, "# Dimensions, innermost first (%s.system.json names one collective implementation per dimension):\n",
+			  base ? base + 1 : prefix);
+	}
 	for (i = 0; i < nd; i++)
 		sb_printf(&hdr, "#   %d: %s x %ld, %s\n", i, dims[i].topology, dims[i].npus, dims[i].what);
 	sb_printf(&hdr, "# bandwidth: per NPU and direction in GB/s as the backend reads them, 2^30 bytes per GB (it converts\n"
@@ -151,7 +156,7 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 	sb_printf(&hdr, "# latency: ns per hop. A Switch dimension counts two hops, so each is half the per-step latency\n"
 			"#   ncfabric's model takes from NCCL (Ring, Simple: NVLink 3.4 us, PCIe 5.7 us, network 14 us).\n");
 	sb_printf(&hdr, "# Not seen by the analytical backend:\n");
-	if (mv.edge_hashed)
+	if (mv.edge_hashed && mv.nodes > 1)
 		sb_printf(&hdr, "#   - hashing: each node's flows are hashed onto its %d links (ECMP or a LAG); collisions cost\n"
 				"#     bandwidth in ncfabric's model (congestion) and not here;\n",
 			  mv.ports);
@@ -159,7 +164,7 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 		if (mv.tiers[t].ratio > 1.0 + 1e-9)
 			sb_printf(&hdr, "#   - oversubscription %.3g:1 at the %s tier: %s;\n", mv.tiers[t].ratio,
 				  switch_role_names[mv.tiers[t].role],
-				  approx ? "every dimension runs at the most oversubscribed share (the tiers do not split the nodes evenly)"
+				  approx ? "not seen (the tier does not split the job's nodes into equal groups, so the fabric is one dimension)"
 					 : "only as the lower bandwidth of the dimension above it, not as contention");
 	sb_printf(&hdr, "#   - ECMP collisions and adaptive routing across switch tiers, rail alignment and PXN;\n"
 			"#   - in-network reduction (NVLS, SHARP) and the NIC's PCIe path;\n"
