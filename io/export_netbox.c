@@ -530,7 +530,11 @@ bool export_netbox(const struct design *d, const struct catalog *cat, const char
 				snprintf(comment, sizeof comment, "Written by %s from the ncfabric catalog entry %s. Only the compute "
 								   "fabric ports are modelled. Source: %s",
 					 EXPORT_MARK, s ? s->name : g->name, source);
-				root = type_head(&t, s ? s->part : "", s ? s->rack_units : 0, s ? s->weight_kg : 0, comment);
+				/* The height the physical layout gave it (an unknown one is assumed there). */
+				root = type_head(&t, s ? s->part : "",
+						 g->count > 0 && plan.floor.server[i][0].height > 0 ? plan.floor.server[i][0].height
+												   : (s ? s->rack_units : 0),
+						 s ? s->weight_kg : 0, comment);
 				if (s && s->psus > 0)
 					power_ports(root, s->psus, s->psu_inlet, s->power_W, s->power_typ_W);
 				else
@@ -575,19 +579,28 @@ bool export_netbox(const struct design *d, const struct catalog *cat, const char
 						put(root, "interfaces", ifs);
 					else
 						tnode_free(ifs);
-				} else if (g->nics.n) {
+				}
+				if (g->nics.n) {
+					/* A module bay for every NIC that is not built in (slots count them all). */
 					struct tnode *bays = tnode_new(TN_SEQ, 0, 0);
 					int slot = 0, j;
-					for (k = 0; k < g->nics.n; k++)
-						for (j = 0; j < VEC_AT(g->nics, struct nic_spec, k).count; j++) {
-							struct tnode *bay = tnode_new(TN_MAP, 0, 0);
+					for (k = 0; k < g->nics.n; k++) {
+						const struct nic_spec *n2 = &VEC_AT(g->nics, struct nic_spec, k);
+						bool built_in = s && s->nics_included && n2->use == NIC_COMPUTE;
+						for (j = 0; j < n2->count; j++) {
+							struct tnode *bay;
 							char nm[32], pos[32];
-							snprintf(nm, sizeof nm, "NIC %d", ++slot);
+							slot++;
+							if (built_in)
+								continue;
+							bay = tnode_new(TN_MAP, 0, 0);
+							snprintf(nm, sizeof nm, "NIC %d", slot);
 							snprintf(pos, sizeof pos, "nic%d", slot);
 							put(bay, "name", str(nm));
 							put(bay, "position", str(pos));
 							tnode_add(bays, NULL, 0, 0, bay);
 						}
+					}
 					if (bays->n)
 						put(root, "module-bays", bays);
 					else

@@ -163,15 +163,24 @@ if ! command -v dot >/dev/null 2>&1; then
 fi
 for spec in single-node leaf-spine fat-tree superpod nvl72 rail-only reference-case pcie-box \
 	"superpod units=2" "superpod units=8" "superpod generation=hdr units=2" "leaf-spine oversubscription=2" \
-	"leaf-spine wiring=tor" "nvl72 racks=4" "fat-tree k=4 pods=3"; do
-	set -- $spec
-	t=$1
-	shift
-	n=$(echo "$spec" | tr ' =' '__')
-	args=""
-	for a in "$@"; do args="$args --set $a"; done
-	# shellcheck disable=SC2086
-	"$BIN" new --template "$t" $args -o "$TMP/$n.yaml" 2>"$TMP/err" || { bad "new $spec" "$(cat "$TMP/err")"; continue; }
+	"leaf-spine wiring=tor" "nvl72 racks=4" "fat-tree k=4 pods=3" \
+	file:share/examples/dgx-h100-1su.yaml file:share/examples/gb200-nvl72.yaml \
+	file:tests/data/sn5600-breakout.yaml file:tests/data/superpod-h100-2su-ra.yaml file:tests/data/tor-2to1.yaml; do
+	n=$(echo "$spec" | tr ' =/:' '____')
+	case $spec in
+	file:*)
+		cp "${spec#file:}" "$TMP/$n.yaml"
+		;;
+	*)
+		set -- $spec
+		t=$1
+		shift
+		args=""
+		for a in "$@"; do args="$args --set $a"; done
+		# shellcheck disable=SC2086
+		"$BIN" new --template "$t" $args -o "$TMP/$n.yaml" 2>"$TMP/err" || { bad "new $spec" "$(cat "$TMP/err")"; continue; }
+		;;
+	esac
 	"$BIN" report "$TMP/$n.yaml" --json >"$TMP/$n.json" 2>"$TMP/err" || bad "report $spec" "$(cat "$TMP/err")"
 	for f in bom-csv bom-yaml bom-json dot; do
 		"$BIN" export "$TMP/$n.yaml" --format $f -o "$TMP/$n.$f" 2>"$TMP/err" || bad "export $spec $f" "$(cat "$TMP/err")"
