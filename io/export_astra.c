@@ -156,10 +156,13 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 	sb_printf(&hdr, "# latency: ns per hop. A Switch dimension counts two hops, so each is half the per-step latency\n"
 			"#   ncfabric's model takes from NCCL (Ring, Simple: NVLink 3.4 us, PCIe 5.7 us, network 14 us).\n");
 	sb_printf(&hdr, "# Not seen by the analytical backend:\n");
-	if (mv.edge_hashed && mv.nodes > 1)
-		sb_printf(&hdr, "#   - hashing: each node's flows are hashed onto its %d links (ECMP or a LAG); collisions cost\n"
-				"#     bandwidth in ncfabric's model (congestion) and not here;\n",
-			  mv.ports);
+	if (mv.hashed && mv.nodes > 1)
+		sb_printf(&hdr, "#   - static path choice %s%s: %s;\n"
+				"#     the collisions cost bandwidth in ncfabric's model (congestion), not here;\n",
+			  mv.hashed_at[0] ? "at the uplinks of " : "in a LAG of the servers' links", mv.hashed_at,
+			  !mv.hashed_at[0] ? "each flow hashed onto one member"
+			  : mv.hashed_ib   ? "InfiniBand's static routing, one uplink per destination"
+					   : "ECMP, each flow hashed onto one uplink");
 	for (t = 0; t < mv.ntiers; t++)
 		if (mv.tiers[t].ratio > 1.0 + 1e-9)
 			sb_printf(&hdr, "#   - oversubscription %.3g:1 at the %s tier: %s;\n", mv.tiers[t].ratio,

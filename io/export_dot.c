@@ -128,6 +128,7 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 	struct strbuf o = { 0 };
 	struct model_view mv;
 	struct counts c;
+	struct cab_bundle *wb;
 	size_t n = d->servers.n + d->switches.n, i, k;
 	char label[1024], cid[96], what[160];
 	int t, role;
@@ -149,6 +150,7 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 	for (i = 0; i < d->bundles.n; i++)
 		c.cell[i] = xcalloc((DOT_EXPAND + 1) * (DOT_EXPAND + 1), sizeof **c.cell);
 	cabling_walk(d, cat, count_link, &c, NULL);
+	wb = cabling_bundles(d, cat);
 	model_view_compute(d, cat, &mv);
 
 	sb_printf(&o, "graph ");
@@ -265,11 +267,11 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 		bool first;
 		int speed = bundle_speed_gbps(d, cat, b);
 		char a[FLOOR_NAME_MAX + 16], z[FLOOR_NAME_MAX + 16];
-		if ((fk != GK_SERVER && fk != GK_SWITCH) || tk != GK_SWITCH)
+		if (wb[i].kind < 0)
 			continue;
 		ga = &c.groups[fk == GK_SERVER ? fi : d->servers.n + fi];
-		gb = &c.groups[d->servers.n + ti];
-		total = ga->count * b->links_each;
+		gb = &c.groups[tk == GK_SERVER ? ti : d->servers.n + ti];
+		total = bundle_links(d, b);
 		{
 			/* Many edges of one size: the size is said once. */
 			long v = -1, edges = 0;
@@ -296,8 +298,9 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 				node_id(a, sizeof a, ga, ga->expand ? ai : -1);
 				node_id(z, sizeof z, gb, gb->expand ? bi : -1);
 				if (!ga->expand && !gb->expand)
-					snprintf(label, sizeof label, "%ld x %dG\n%s, %d per %s", cnt, speed, wiring_names[b->wiring],
-						 b->links_each, b->from);
+					snprintf(label, sizeof label, "%ld x %dG\n%s, %d per %s", cnt, speed,
+						 wb[i].kind == BK_PEER ? "peer" : wiring_names[b->wiring], b->links_each,
+						 wb[i].kind == BK_UP ? b->from : "pair");
 				else if (same && first)
 					snprintf(label, sizeof label, "%ld x %dG on each of %ld edges", cnt, speed, nedges);
 				else if (same)
@@ -323,5 +326,6 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 		free(c.cell[k]);
 	free(c.cell);
 	free(c.groups);
+	free(wb);
 	return sb_take(&o);
 }

@@ -453,9 +453,10 @@ static void cable_row(const struct cab_link *l, const struct cp_link *c, void *v
 	const struct bundle *b = DESIGN_BUNDLE(x->d, l->bundle);
 	const char *ga = l->a.kind == GK_SERVER ? DESIGN_SERVER(x->d, l->a.group)->name : DESIGN_SWITCH(x->d, l->a.group)->name;
 	long ca = l->a.kind == GK_SERVER ? DESIGN_SERVER(x->d, l->a.group)->count : DESIGN_SWITCH(x->d, l->a.group)->count;
-	const struct switch_group *gb = DESIGN_SWITCH(x->d, l->b.group);
+	const char *gb = l->b.kind == GK_SERVER ? DESIGN_SERVER(x->d, l->b.group)->name : DESIGN_SWITCH(x->d, l->b.group)->name;
+	long cb = l->b.kind == GK_SERVER ? DESIGN_SERVER(x->d, l->b.group)->count : DESIGN_SWITCH(x->d, l->b.group)->count;
 	floor_member_name(a, sizeof a, ga, ca, l->a.member);
-	floor_member_name(z, sizeof z, gb->name, gb->count, l->b.member);
+	floor_member_name(z, sizeof z, gb, cb, l->b.member);
 	end_name(x->d, x->cat, &l->a, ai, sizeof ai);
 	end_name(x->d, x->cat, &l->b, zi, sizeof zi);
 	snprintf(label, sizeof label, "%s-%s-%ld", b->from, b->to, l->index + 1);

@@ -1,5 +1,6 @@
 #include "io/model_view.h"
 #include "model/metrics.h"
+#include "model/topo.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +16,14 @@ void model_view_compute(const struct design *d, const struct catalog *cat, struc
 	f = &m.fabric;
 	v->connected = f->connected;
 	v->heterogeneous = f->heterogeneous;
-	v->edge_hashed = f->edge_hashed;
+	v->hashed = f->lag;
+	for (t = 0; t < f->ntiers && t < MV_TIERS; t++)
+		if ((f->tiers[t].hash == HASH_ECMP || f->tiers[t].hash == HASH_IB_STATIC || f->tiers[t].lag) &&
+		    f->tiers[t].uplinks > 0 && !v->hashed_at[0]) {
+			v->hashed = true;
+			v->hashed_ib = f->tiers[t].hash == HASH_IB_STATIC;
+			snprintf(v->hashed_at, sizeof v->hashed_at, "%s", f->tiers[t].group);
+		}
 	v->domain_node = f->domain_node;
 	v->nvlink = f->node.nvl > 0;
 	v->gpus_per_node = f->node.ppn;

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include "model/design.h"
 
-#define MV_TIERS 3
+#define MV_TIERS 16
 
 struct mv_tier {
 	int role;               /* enum switch_role */
@@ -23,7 +23,10 @@ struct mv_tier {
 struct model_view {
 	bool connected;         /* every pair of the job's nodes reaches the other */
 	bool heterogeneous;     /* the job spans server groups that differ */
-	bool edge_hashed;       /* a node's links are chosen per flow (ECMP or a LAG) */
+	bool hashed;            /* a device picks among equal paths by a static choice: ECMP or
+				 * InfiniBand's static routing at a tier's uplinks, or a LAG */
+	bool hashed_ib;         /* that choice is InfiniBand's static routing (one uplink per destination) */
+	char hashed_at[NCF_NAME_MAX]; /* the first switch group that chooses ("" for a LAG of the servers) */
 	bool domain_node;       /* a node is an NVLink domain of several servers */
 	bool nvlink;            /* the node's GPUs talk over NVLink (else PCIe) */
 	int gpus_per_node;

@@ -98,6 +98,18 @@ void report_text(FILE *out, const struct report_in *r)
 					l->cable[0] ? " " : "", l->cable);
 			if (l->links)
 				fprintf(out, ", %.1f to %.1f m", l->min_m, l->max_m);
+			if (l->links && l->by_media[l->media] < l->links) {
+				/* Mixed: the lengths (or the cages) decide link by link. */
+				int m, first = 1;
+				fprintf(out, " (");
+				for (m = 1; m < 5; m++)
+					if (l->by_media[m]) {
+						fprintf(out, "%s%ld %s", first ? "" : ", ", l->by_media[m],
+							m == MEDIA_TRANSCEIVER ? "optical" : media_names[m]);
+						first = 0;
+					}
+				fprintf(out, ")");
+			}
 			fprintf(out, "\n");
 		}
 	}
@@ -177,6 +189,11 @@ char *report_json(const struct report_in *r)
 		cJSON_AddNumberToObject(e, "links", (double)l->links);
 		cJSON_AddNumberToObject(e, "speed_gbps", l->speed_gbps);
 		cJSON_AddStringToObject(e, "media", media_names[l->media]);
+		{
+			cJSON *bm = cJSON_AddObjectToObject(e, "links_by_media");
+			for (m = MEDIA_DAC; m <= MEDIA_TRANSCEIVER; m++)
+				cJSON_AddNumberToObject(bm, media_names[m], (double)l->by_media[m]);
+		}
 		cJSON_AddStringToObject(e, "cable", l->cable);
 		cJSON_AddStringToObject(e, "optic_from", l->optic[0]);
 		cJSON_AddStringToObject(e, "optic_to", l->optic[1]);

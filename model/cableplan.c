@@ -429,8 +429,8 @@ static void walk(const struct cab_link *l, void *v)
 			pb->min_m = len;
 		if (len > pb->max_m)
 			pb->max_m = len;
-		if (!pb->cable[0])
-			snprintf(pb->cable, sizeof pb->cable, "%s", out.cable_name);
+		if (!pb->by_media_cable[out.media][0])
+			snprintf(pb->by_media_cable[out.media], sizeof pb->by_media_cable[out.media], "%s", out.cable_name);
 		if (c->fn)
 			c->fn(l, &out, c->fnctx);
 	}
@@ -504,6 +504,7 @@ void cableplan_build(const struct design *d, const struct catalog *cat, struct c
 			if (b->by_media[m] > (best ? b->by_media[best] : 0))
 				best = m;
 		b->media = best;
+		snprintf(b->cable, sizeof b->cable, "%s", b->by_media_cable[best]);
 	}
 	free(c.sw_base);
 	free(c.sw_cpm);

@@ -64,7 +64,8 @@ struct cp_bundle {
 	double min_m, max_m;    /* shortest and longest link */
 	int media;              /* the medium most links use */
 	int fibre_mode;
-	char cable[NCF_NAME_MAX + 40];       /* the cable or fibre most links use */
+	char cable[NCF_NAME_MAX + 40];       /* the cable or fibre of the medium most links use */
+	char by_media_cable[5][NCF_NAME_MAX + 40]; /* the first link's cable or fibre, per medium */
 	char optic[2][NCF_NAME_MAX + 40];    /* the module at each end */
 	bool twin[2];           /* that end's cages hold two or more links */
 };

@@ -5,20 +5,27 @@
  * switch it lands on. The exports (NetBox cables, the BOM's optics per cage, cable lengths)
  * and the rack view all walk this one plan, so they cannot disagree.
  *
- * Wiring (ncfabric.5, section CABLING PLAN). A bundle from group X to switch group Y with
- * L = links_each; p is member j's position among all members of all groups bundled into
- * Y (bundles into Y taken in design order, each contributing its from group's members in
- * order); total is the number of those members:
- *   tor     all L links of member j on switch floor(p / per), per = ceil(total / Y.count)
- *   rail    link l of member j on switch u*L + l, u = floor(p / us), units = Y.count / L,
- *           us = ceil(total / units) (units 0 counts as 1: links with no switch are problems)
- *   spread  link l of member j on switch (p*L + l) mod Y.count
+ * Wiring: the rules of ncfabric(5) WIRING, as the topology engine reads them (topo.h).
+ * Bundles with the same ends, wiring, LAG and speed are one bundle written in parts (the
+ * engine folds them): L is the sum of their links_each, and a part's links are the ones
+ * from its first link within L on. For a bundle from group X up to switch group Y, p is a
+ * member's position among the members of all groups bundled up into Y (those bundles in
+ * design order), D their total:
+ *   tor     all L links of position p on switch floor(p / per), per = ceil(D / |Y|)
+ *   rail    link l of position p on switch u*L + l, u = floor(p / us), us = ceil(D / (|Y|/L));
+ *           with L > |Y|, link l on switch l mod |Y|
+ *   spread  link l of position p on switch (p*L + l) mod |Y|
+ *   mesh    servers to servers: every member of X to every member of Y (every other member
+ *           when X is Y), L links per pair
+ *   peer    switches to switches of the same tier (or a group to itself): as mesh
  * Ports, all 0-based here:
- *   - a switch's down ports come first: bundles into its group in design order, each
- *     switch counting its own; its up ports start after the most down ports any switch of
- *     its group uses (so no port is used twice), links_each consecutive ports per bundle;
- *   - a server's bundles take its compute NIC ports in bundle order (NIC entries in
- *     order, the ports of each NIC together).
+ *   - a server's ports: its bundles in design order (a folded bundle once, at its first
+ *     part, its parts' links consecutive), L ports for a bundle up, L per peer for a mesh;
+ *     then the mesh bundles from other groups into its group, L per member of theirs;
+ *   - a switch's down ports come first, in walk order (bundles into its group in design
+ *     order, member and link order); its up and peer ports start after the most down
+ *     ports any switch of its group uses (so no port is used twice), one block per bundle
+ *     in design order: L for a bundle up, L per peer for a peer bundle, peers in order.
  * Cages: a switch with q logical ports per cage (ports / cages) and breakout b has q*b
  * ports per cage; port p is in cage p / (q*b), lane (p mod q*b) / b, sub-port p mod b.
  * A server whose catalog entry names nic_cages C for its P compute ports puts port k in
@@ -43,21 +50,41 @@ struct cab_end {
 
 struct cab_link {
 	size_t bundle;   /* index in d->bundles */
-	long index;      /* 0-based within the bundle: member * links_each + link */
-	struct cab_end a, b; /* a: the bundle's from side, b: the switch it lands on */
+	long index;      /* 0-based: member (or pair) * L + link, parts of a folded bundle numbered together */
+	struct cab_end a, b; /* a: the bundle's from side, b: its to side */
 };
+
+/* A bundle as wired. */
+struct cab_bundle {
+	int kind;            /* BK_UP, BK_PEER, BK_MESH; -1: not wired (check.c says why) */
+	int wiring;          /* enum wiring */
+	int fk, tk;          /* kinds of its ends (enum group_kind) */
+	size_t fi, ti;       /* their indices in d->servers or d->switches */
+	size_t head;         /* the bundle it is folded into (itself when none) */
+	long L;              /* links per member (per pair for peer and mesh): the head's sum */
+	long lo, n;          /* this part's links: lo .. lo+n-1 of the head's L */
+	long offset, D;      /* up: position of the from group's first member in Y; Y's total */
+	long from_port;      /* first port of this part on each member of its from end */
+	long to_port;        /* peer and mesh: first port on each member of its to end (-1 up) */
+};
+
+/* The bundles of d as wired (an array of d->bundles.n, the caller frees it). */
+struct cab_bundle *cabling_bundles(const struct design *d, const struct catalog *cat);
+/* The switch of a group of count switches that link l (of the head's L) of position p of
+ * an up bundle lands on, or -1 when the group is empty. */
+long cabling_target(const struct cab_bundle *b, long count, long p, long l);
 
 typedef void (*cab_fn)(const struct cab_link *l, void *ctx);
 
 /* Call fn for every link that lands on a port that exists, in bundle order, then member
- * and link order. Links that land on no switch or beyond a switch's radix are not passed
+ * (pair for peer and mesh bundles) and link order. Links that land on no switch or beyond a switch's radix are not passed
  * to fn: each bundle that has some adds one error to problems (when not NULL) naming how
  * many and why. Returns the number of links passed to fn. */
 long cabling_walk(const struct design *d, const struct catalog *cat, cab_fn fn, void *ctx, struct ncf_diag *problems);
 
 /* Ports each member of switch group g uses down and up by the plan (arrays of the group's
  * count, the caller frees both). */
-void cabling_switch_use(const struct design *d, size_t g, long **down, long **up);
+void cabling_switch_use(const struct design *d, const struct catalog *cat, size_t g, long **down, long **up);
 
 /* Logical ports per cage of switch group g (after breakout), at least 1. */
 int cabling_switch_cage_ports(const struct switch_group *g, const struct cat_switch *c);

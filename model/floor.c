@@ -63,66 +63,45 @@ static int switch_height(const struct cat_switch *c, struct floor *f)
 
 /* For every member of switch group g, the (server group, member) of the first server
  * wired to it, or group -1. */
-static void first_servers(const struct design *d, size_t g, long *sgrp, long *smem)
+static void first_servers(const struct design *d, const struct cab_bundle *wb, size_t g, long *sgrp, long *smem)
 {
-	const struct switch_group *sw = DESIGN_SWITCH(d, g);
-	long count = sw->count, s;
-	size_t i, k;
-	long off = 0, total = 0;
+	long count = DESIGN_SWITCH(d, g)->count, s, j, l;
+	size_t i;
 	for (s = 0; s < count; s++)
 		sgrp[s] = smem[s] = -1;
-	for (i = 0; i < d->bundles.n; i++)
-		if (strcmp(DESIGN_BUNDLE(d, i)->to, sw->name) == 0)
-			total += design_group_count(d, DESIGN_BUNDLE(d, i)->from);
 	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		long members, j, l, L = b->links_each;
-		if (strcmp(b->to, sw->name) != 0)
+		const struct cab_bundle *r = &wb[i];
+		long members;
+		if (r->kind != BK_UP || r->fk != GK_SERVER || r->ti != g)
 			continue;
-		members = design_group_count(d, b->from);
-		if (design_find(d, b->from, &k) == GK_SERVER && count > 0 && total > 0)
-			for (j = 0; j < members; j++)
-				for (l = 0; l < (b->wiring == WIRE_TOR ? 1 : L); l++) {
-					long p = off + j, t;
-					if (b->wiring == WIRE_TOR) {
-						t = p / ((total + count - 1) / count);
-					} else if (b->wiring == WIRE_RAIL) {
-						long units = count / L > 0 ? count / L : 1, us = (total + units - 1) / units;
-						t = (p / us) * L + l;
-					} else {
-						t = (p * L + l) % count;
-					}
-					if (t >= 0 && t < count && sgrp[t] < 0) {
-						sgrp[t] = (long)k;
-						smem[t] = j;
-					}
+		members = DESIGN_SERVER(d, r->fi)->count;
+		for (j = 0; j < members; j++)
+			for (l = r->lo; l < r->lo + r->n; l++) {
+				long t = cabling_target(r, count, r->offset + j, l);
+				if (t >= 0 && t < count && sgrp[t] < 0) {
+					sgrp[t] = (long)r->fi;
+					smem[t] = j;
 				}
-		off += members;
+			}
 	}
 }
 
 /* The scalable unit of server group gi: the members behind one set of rail leaves of its
  * first rail-wired bundle (0 when it has none), and the group's position offset there. */
-static long rail_unit(const struct design *d, size_t gi, long *off)
+static long rail_unit(const struct design *d, const struct cab_bundle *wb, size_t gi, long *off)
 {
-	size_t i, k, ti;
+	size_t i;
 	*off = 0;
 	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		long total = 0, units;
-		if (b->wiring != WIRE_RAIL || strcmp(b->from, DESIGN_SERVER(d, gi)->name) != 0 ||
-		    design_find(d, b->to, &ti) != GK_SWITCH)
+		const struct cab_bundle *r = &wb[i];
+		long units;
+		if (r->kind != BK_UP || r->wiring != WIRE_RAIL || r->fk != GK_SERVER || r->fi != gi)
 			continue;
-		for (k = 0; k < d->bundles.n; k++)
-			if (strcmp(DESIGN_BUNDLE(d, k)->to, b->to) == 0) {
-				if (k < i)
-					*off += design_group_count(d, DESIGN_BUNDLE(d, k)->from);
-				total += design_group_count(d, DESIGN_BUNDLE(d, k)->from);
-			}
-		units = DESIGN_SWITCH(d, ti)->count / b->links_each;
+		*off = r->offset;
+		units = DESIGN_SWITCH(d, r->ti)->count / (r->L > 0 ? r->L : 1);
 		if (units < 1)
 			units = 1;
-		return (total + units - 1) / units;
+		return (r->D + units - 1) / units;
 	}
 	return 0;
 }
@@ -235,7 +214,9 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 	int U, row;
 	int *tor_used; /* per server rack: units its top-of-rack switches take */
 	int rpr = 0;
+	struct cab_bundle *wb;
 	memset(f, 0, sizeof *f);
+	wb = cabling_bundles(d, cat);
 	f->p = d->physical;
 	if (f->p.rack_units <= 0)
 		f->p.rack_units = DEFAULT_UNITS;
@@ -304,7 +285,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 				continue;
 			sgrp = xrealloc(sgrp, (size_t)sw->count * sizeof *sgrp);
 			smem = xrealloc(smem, (size_t)sw->count * sizeof *smem);
-			first_servers(d, i, sgrp, smem);
+			first_servers(d, wb, i, sgrp, smem);
 			for (s = 0; s < sw->count; s++)
 				if (sgrp[s] >= 0) {
 					tor_count[sgrp[s]]++;
@@ -392,7 +373,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 				note(f, "one server draws more than the rack power budget: one per rack");
 			f->servers_per_rack[i] = spr;
 			{
-				long off, us = rail_unit(d, i, &off), slot = 0;
+				long off, us = rail_unit(d, wb, i, &off), slot = 0;
 				for (j = 0; j < n; j++) {
 					struct srack *sr;
 					/* A new rack when this one is full, and at each scalable unit. */
@@ -424,7 +405,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 	/* Racks per row: one scalable unit (the servers behind one set of rail leaves). */
 	rpr = f->p.racks_per_row;
 	for (i = 0; i < f->nserver && rpr <= 0; i++) {
-		long off, us = rail_unit(d, i, &off);
+		long off, us = rail_unit(d, wb, i, &off);
 		if (us > 0 && f->servers_per_rack[i] > 0)
 			rpr = (int)((us + f->servers_per_rack[i] - 1) / f->servers_per_rack[i]);
 	}
@@ -446,7 +427,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 			continue;
 		sgrp = xrealloc(sgrp, (size_t)sw->count * sizeof *sgrp);
 		smem = xrealloc(smem, (size_t)sw->count * sizeof *smem);
-		first_servers(d, i, sgrp, smem);
+		first_servers(d, wb, i, sgrp, smem);
 		for (s = 0; s < sw->count; s++) {
 			int srow = 0;
 			int where = sw->role == ROLE_LEAF ? leaf_place[i] : group_place(f, sw, false);
@@ -521,6 +502,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 	free(sgrp);
 	free(smem);
 	free(leaf_place);
+	free(wb);
 }
 
 void floor_free(struct floor *f)

@@ -40,7 +40,7 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 		s->role = sw->role;
 		s->count = sw->count;
 		inv->switches[sw->role] += sw->count;
-		cabling_switch_use(d, i, &down, &up);
+		cabling_switch_use(d, cat, i, &down, &up);
 		for (j = 0; j < sw->count; j++) {
 			if (down[j] > s->down)
 				s->down = down[j];
@@ -68,6 +68,7 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 		l->speed_gbps = bundle_speed_gbps(d, cat, bd);
 		l->media = pb->links ? pb->media : (bd->media ? bd->media : MEDIA_TRANSCEIVER);
 		l->links = pb->links;
+		memcpy(l->by_media, pb->by_media, sizeof l->by_media);
 		snprintf(l->cable, sizeof l->cable, "%s", pb->cable);
 		snprintf(l->optic[0], sizeof l->optic[0], "%s", pb->optic[0]);
 		snprintf(l->optic[1], sizeof l->optic[1], "%s", pb->optic[1]);

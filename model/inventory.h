@@ -22,7 +22,8 @@ struct inv_link {
 	char from[NCF_NAME_MAX], to[NCF_NAME_MAX];
 	int speed_gbps, media;    /* media: what most of its links use */
 	long links;               /* links that land on a port */
-	char cable[NCF_NAME_MAX + 40]; /* the cable or fibre most of its links use */
+	long by_media[5];         /* of those, per enum media */
+	char cable[NCF_NAME_MAX + 40]; /* the cable or fibre of the medium most of its links use */
 	char optic[2][NCF_NAME_MAX + 40]; /* the transceiver at the from and the to end, or "" */
 	long transceivers;        /* optics at both ends (one per cage) */
 	double min_m, max_m;      /* shortest and longest link, m */

@@ -99,6 +99,9 @@ def read_csv(path):
         return list(csv.DictReader(fh))
 
 
+TIERS = {"GPU Server": 0, "NVLink Switch": 0, "Leaf Switch": 1, "Spine Switch": 2, "Core Switch": 3}
+
+
 def netbox(folder, report_path):
     report = json.load(open(report_path))
     lib = os.path.join(HERE, "data", "netbox", "library")
@@ -200,8 +203,13 @@ def netbox(folder, report_path):
             bad(f"cables.csv: {c['label']}: no length")
         if c["type"] not in ("dac-passive", "dac-active", "aoc", "mmf-om4", "smf-os2"):
             bad(f"cables.csv: {c['label']}: cable type {c['type']}")
-        up[c["side_a_device"]] = up.get(c["side_a_device"], 0) + 1
-        down[c["side_b_device"]] = down.get(c["side_b_device"], 0) + 1
+        # A switch's port is down when the far end is below it (a server, a lower tier), up
+        # when above it or of its own tier (peer links count with the uplinks).
+        ta, tb = (TIERS.get(devices.get(c[f"side_{x}_device"], {}).get("role"), 0) for x in ("a", "b"))
+        for dev, mine, far in ((c["side_a_device"], ta, tb), (c["side_b_device"], tb, ta)):
+            if mine > 0:
+                side = down if far < mine else up
+                side[dev] = side.get(dev, 0) + 1
         parent[find(c["side_a_device"])] = find(c["side_b_device"])
     inv = report["inventory"]
     if len(cables) != inv["links"]:

@@ -165,7 +165,7 @@ for spec in single-node leaf-spine fat-tree superpod nvl72 rail-only reference-c
 	"superpod units=2" "superpod units=8" "superpod generation=hdr units=2" "leaf-spine oversubscription=2" \
 	"leaf-spine wiring=tor" "nvl72 racks=4" "fat-tree k=4 pods=3" \
 	file:share/examples/dgx-h100-1su.yaml file:share/examples/gb200-nvl72.yaml \
-	file:tests/data/sn5600-breakout.yaml file:tests/data/superpod-h100-2su-ra.yaml file:tests/data/tor-2to1.yaml; do
+	file:tests/data/sn5600-breakout.yaml file:tests/data/superpod-h100-2su-ra.yaml file:tests/data/tor-2to1.yaml file:tests/data/tor-pair-mesh.yaml; do
 	n=$(echo "$spec" | tr ' =/:' '____')
 	case $spec in
 	file:*)

@@ -382,8 +382,7 @@ Test(export, switch_group_of_count_zero)
 	DESIGN_SWITCH(&d, 0)->count = 0;
 	cr_assert(system("rm -rf /tmp/ncf-netbox-zero") == 0);
 	cr_assert_not(export_files(&d, &cat, "netbox", "/tmp/ncf-netbox-zero", err, sizeof err));
-	cr_expect_str_eq(err, "the cabling plan does not close: dgx -> leaf: 256 of 256 links land on no switch (leaf has 0; rail "
-			      "wiring of 8 links each)");
+	cr_expect_str_eq(err, "the cabling plan does not close: dgx -> leaf: 256 of 256 links land on no switch (leaf has 0)");
 	cr_expect_neq(access("/tmp/ncf-netbox-zero", F_OK), 0, "nothing written");
 	dot = export_text(&d, &cat, "dot", err, sizeof err);
 	cr_expect(strstr(dot, "\"group:dgx\" -- \"group:leaf\" [label=\"256 of 256 links land nowhere\""), "%s", dot);
@@ -469,6 +468,8 @@ Test(export, astra_sim_expresses_what_it_can)
 	cr_expect_str_eq(tnode_get(t, "npus_count", NULL)->kids[2]->text, "4");
 	cr_expect_str_eq(tnode_get(t, "bandwidth", NULL)->kids[1]->text, "23.283064");
 	cr_expect_str_eq(tnode_get(t, "bandwidth", NULL)->kids[2]->text, "11.641532");
+	cr_expect(strstr(yml, "#   - static path choice at the uplinks of leaf: InfiniBand's static routing, one uplink per destination;"),
+		  "%s", yml);
 	tnode_free(t);
 	free(yml);
 	catalog_free(&cat);
@@ -477,7 +478,8 @@ Test(export, astra_sim_expresses_what_it_can)
 	design_catalog(&d, &shipped, &cat);
 	cr_assert(export_files(&d, &cat, "astra-sim", "/tmp/ncf-astra4", err, sizeof err), "the default design: %s", err);
 	yml = file_read("/tmp/ncf-astra4.network.yml", &len, err, sizeof err);
-	cr_expect(strstr(yml, "#   - hashing: each node's flows are hashed onto its 4 links"), "%s", yml);
+	/* One leaf: nothing chooses among paths (NCCL binds each channel to one NIC). */
+	cr_expect_null(strstr(yml, "static path choice"), "%s", yml);
 	free(yml);
 	catalog_free(&cat);
 	design_free(&d);
@@ -563,8 +565,8 @@ Test(export, netbox_folder)
 	design_free(&d);
 }
 
-/* Rail wiring on 2 leaves with 8 NICs per server: the old plan put NIC 1 on leaf-01 and
- * NICs 2-8 on leaf-02. The rule (units = 2 / 8) leaves NICs 3-8 with no leaf: refused. */
+/* Rail wiring of 32 DGX (8 NICs) on 2 leaves: NIC l on leaf l mod 2, 128 links a leaf of 64
+ * ports. The plan does not close: refused, nothing half written. */
 Test(export, netbox_refuses_a_plan_that_does_not_close)
 {
 	struct design d;
@@ -573,8 +575,8 @@ Test(export, netbox_refuses_a_plan_that_does_not_close)
 	load("share/examples/dgx-h100-1su.yaml", &d, &cat);
 	DESIGN_SWITCH(&d, 0)->count = 2;
 	cr_assert_not(export_files(&d, &cat, "netbox", "/tmp/ncf-netbox-2", err, sizeof err));
-	cr_expect_str_eq(err, "the cabling plan does not close: dgx -> leaf: 192 of 256 links land on no switch (leaf has 2; rail "
-			      "wiring of 8 links each)");
+	cr_expect_str_eq(err, "the cabling plan does not close: dgx -> leaf: 128 of 256 links need a port beyond what the devices "
+			      "have");
 	catalog_free(&cat);
 	design_free(&d);
 }

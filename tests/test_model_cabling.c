@@ -77,7 +77,7 @@ Test(cabling, tor_fills_switches_in_order)
 	cr_expect_eq(s.to[3][0], 1);
 	cr_expect_eq(s.port[2][3], 11, "server 2's last link: the 12th port of switch 0");
 	cr_expect_eq(s.port[4][3], 7);
-	cabling_switch_use(&d, 0, &down, &up);
+	cabling_switch_use(&d, &cat, 0, &down, &up);
 	cr_expect_eq(down[0], 12);
 	cr_expect_eq(down[1], 8);
 	free(down);
@@ -109,12 +109,12 @@ Test(cabling, spread_and_up_ports_after_the_down_ports)
 	long *down, *up;
 	/* 8 servers x 8 NICs on 1 leaf... no: 64 servers rail on 16 leaves, 32 up each to 8 spines. */
 	fx_clos(&d, 64, 8, WIRE_RAIL, 16, 32, 8);
-	cabling_switch_use(&d, 0, &down, &up);
+	cabling_switch_use(&d, &cat, 0, &down, &up);
 	cr_expect_eq(down[0], 32);
 	cr_expect_eq(up[15], 32);
 	free(down);
 	free(up);
-	cabling_switch_use(&d, 1, &down, &up);
+	cabling_switch_use(&d, &cat, 1, &down, &up);
 	cr_expect_eq(down[7], 64, "16 leaves x 32 links over 8 spines");
 	free(down);
 	free(up);
@@ -190,13 +190,123 @@ Test(cabling, links_to_no_switch_are_problems_not_crashes)
 	DESIGN_SWITCH(&d, 0)->count = 0;
 	cr_expect_eq(cabling_walk(&d, &cat, NULL, NULL, &p), 0);
 	cr_assert_eq(diag_count(&p), 1);
-	cr_expect_str_eq(diag_get(&p, 0)->msg, "srv -> leaf: 32 of 32 links land on no switch (leaf has 0; rail wiring of 8 links each)");
+	cr_expect_str_eq(diag_get(&p, 0)->msg, "srv -> leaf: 32 of 32 links land on no switch (leaf has 0)");
 	diag_free(&p);
-	/* Rail on 2 leaves with 8 NICs: units = 2/8 = 0, taken as 1; NICs 3-8 have no leaf. */
-	DESIGN_SWITCH(&d, 0)->count = 2;
-	cr_expect_eq(cabling_walk(&d, &cat, NULL, NULL, &p), 8);
-	cr_expect_str_eq(diag_get(&p, 0)->msg, "srv -> leaf: 24 of 32 links land on no switch (leaf has 2; rail wiring of 8 links each)");
+}
+
+Test(cabling, rail_onto_fewer_switches_than_links)
+{
+	static struct seen s;
+	struct ncf_diag p = { 0 };
+	/* Rail on 2 leaves with 8 NICs: link l on leaf l mod 2, 16 per leaf, 4 per server. */
+	fx_clos(&d, 4, 8, WIRE_RAIL, 2, 0, 0);
+	cr_expect_eq(cabling_walk(&d, &cat, record, &s, &p), 32);
+	cr_expect_eq(diag_count(&p), 0);
+	cr_expect_eq(s.to[0][0], 0);
+	cr_expect_eq(s.to[0][3], 1);
+	cr_expect_eq(s.to[3][6], 0);
+	cr_expect_eq(s.port[1][5], 6, "server 1's 3rd link to leaf 1, after server 0's 4");
+	cr_expect_not(s.dup);
 	diag_free(&p);
+}
+
+/* Every link of every bundle: which ports it takes at both ends, none twice. */
+struct ends {
+	long n;
+	struct cab_link l[64];
+	char used[2][16][64]; /* [server or switch][member][port] */
+	bool dup;
+};
+
+static void record_ends(const struct cab_link *l, void *v)
+{
+	struct ends *e = v;
+	const struct cab_end *x[2] = { &l->a, &l->b };
+	int k;
+	if (e->n < 64)
+		e->l[e->n] = *l;
+	e->n++;
+	for (k = 0; k < 2; k++) {
+		int kind = x[k]->kind == GK_SERVER ? 0 : 1;
+		if (x[k]->member < 16 && x[k]->port < 64) {
+			if (e->used[kind][x[k]->member][x[k]->port])
+				e->dup = true;
+			e->used[kind][x[k]->member][x[k]->port] = 1;
+		}
+	}
+}
+
+Test(cabling, a_bundle_written_in_two_parts_is_wired_as_one)
+{
+	static struct ends e;
+	struct bundle *b;
+	/* srv -> leaf rail, 4 + 4 links: as one bundle of 8 on 8 leaves (one unit), link l on
+	 * leaf l; as two of 4 they would make 2 units and put server 3's links elsewhere. */
+	fx_clos(&d, 4, 8, WIRE_RAIL, 8, 0, 0);
+	DESIGN_BUNDLE(&d, 0)->links_each = 4;
+	b = vec_push(&d.bundles, sizeof *b);
+	*b = *DESIGN_BUNDLE(&d, 0);
+	cr_assert_eq(cabling_walk(&d, &cat, record_ends, &e, NULL), 32);
+	cr_expect_not(e.dup);
+	/* Link 16 is the second part's first: server 0, its port 4, on leaf 4. */
+	cr_expect_eq(e.l[16].bundle, 1);
+	cr_expect_eq(e.l[16].a.member, 0);
+	cr_expect_eq(e.l[16].a.port, 4);
+	cr_expect_eq(e.l[16].b.member, 4);
+	cr_expect_eq(e.l[16].index, 4, "numbered with the first part's links: member 0, link 4 of 8");
+	cr_expect_eq(e.l[31].a.member, 3);
+	cr_expect_eq(e.l[31].b.member, 7);
+	cr_expect_eq(e.l[31].b.port, 3, "the fourth server on leaf 7");
+}
+
+Test(cabling, mesh_links_every_pair_once)
+{
+	static struct ends e;
+	struct bundle *b;
+	/* 3 servers, 2 NICs each, linked to each other: 3 pairs, 1 link each. */
+	fx_clos(&d, 3, 2, WIRE_TOR, 1, 0, 0);
+	b = DESIGN_BUNDLE(&d, 0);
+	SETS(b->to, "srv");
+	b->links_each = 1;
+	b->wiring = WIRE_MESH;
+	cr_assert_eq(cabling_walk(&d, &cat, record_ends, &e, NULL), 3);
+	cr_expect_not(e.dup);
+	/* (0,1): server 0's port 0 (its first peer), server 1's port 0 (its peer 0). */
+	cr_expect_eq(e.l[0].a.member, 0);
+	cr_expect_eq(e.l[0].a.port, 0);
+	cr_expect_eq(e.l[0].b.kind, GK_SERVER);
+	cr_expect_eq(e.l[0].b.member, 1);
+	cr_expect_eq(e.l[0].b.port, 0);
+	/* (1,2): server 1's port 1, server 2's port 1 (its peers are 0 and 1). */
+	cr_expect_eq(e.l[2].a.member, 1);
+	cr_expect_eq(e.l[2].a.port, 1);
+	cr_expect_eq(e.l[2].b.member, 2);
+	cr_expect_eq(e.l[2].b.port, 1);
+}
+
+Test(cabling, peer_links_after_the_down_ports)
+{
+	static struct ends e;
+	struct bundle *b;
+	struct inventory inv;
+	long down, up;
+	/* 4 servers x 1 NIC on 2 top-of-rack leaves (2 each), the leaves linked by 2 links. */
+	fx_clos(&d, 4, 1, WIRE_TOR, 2, 0, 0);
+	b = vec_push(&d.bundles, sizeof *b);
+	SETS(b->from, "leaf");
+	SETS(b->to, "leaf");
+	b->links_each = 2;
+	cr_assert_eq(cabling_walk(&d, &cat, record_ends, &e, NULL), 6);
+	cr_expect_not(e.dup);
+	cr_expect_eq(e.l[4].a.member, 0);
+	cr_expect_eq(e.l[4].a.port, 2, "after leaf 0's 2 down ports");
+	cr_expect_eq(e.l[4].b.member, 1);
+	cr_expect_eq(e.l[5].b.port, 3);
+	inventory_compute(&d, &cat, &inv);
+	switch_ports_used(&d, DESIGN_SWITCH(&d, 0), &down, &up);
+	cr_expect_eq(VEC_AT(inv.switch_groups, struct inv_switch_group, 0).up, up, "peer ports as the check counts them");
+	cr_expect_eq(VEC_AT(inv.switch_groups, struct inv_switch_group, 0).down, down);
+	inventory_free(&inv);
 }
 
 Test(cabling, floor_servers_per_rack_and_rows)
