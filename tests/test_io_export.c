@@ -589,3 +589,45 @@ Test(export, csv_quoting)
 	cr_assert_str_eq(csv_field("say \"hi\"", buf, sizeof buf), "\"say \"\"hi\"\"\"");
 	cr_assert_str_eq(csv_field("two\nlines", buf, sizeof buf), "\"two\nlines\"");
 }
+
+/* The plan's ports per switch (what the report shows and NetBox cables) and the check's
+ * (switch_ports_used, what the radix check reads) are the same numbers, on every shipped
+ * example, test design and template. */
+static void same_ports(const char *what, const struct design *d, const struct catalog *cat)
+{
+	struct inventory inv;
+	size_t i;
+	inventory_compute(d, cat, &inv);
+	for (i = 0; i < d->switches.n; i++) {
+		const struct inv_switch_group *s = &VEC_AT(inv.switch_groups, struct inv_switch_group, i);
+		long down, up;
+		switch_ports_used(d, DESIGN_SWITCH(d, i), &down, &up);
+		cr_expect_eq(s->down, down, "%s, %s: the plan uses %ld down ports, the check counts %ld", what, s->name, s->down,
+			     down);
+		cr_expect_eq(s->up, up, "%s, %s: the plan uses %ld up ports, the check counts %ld", what, s->name, s->up, up);
+	}
+	inventory_free(&inv);
+}
+
+Test(export, plan_and_check_count_the_same_ports)
+{
+	static const char *const files[] = { "share/examples/dgx-h100-1su.yaml", "share/examples/gb200-nvl72.yaml",
+					     "share/examples/reference-case.yaml", "tests/data/sn5600-breakout.yaml",
+					     "tests/data/superpod-h100-2su-ra.yaml", "tests/data/tor-2to1.yaml",
+					     "tests/data/tor-pair-mesh.yaml" };
+	struct design d;
+	struct catalog cat;
+	size_t i;
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		load(files[i], &d, &cat);
+		same_ports(files[i], &d, &cat);
+		catalog_free(&cat);
+		design_free(&d);
+	}
+	for (i = 0; i < ntemplates; i++) {
+		from_template(templates[i].name, NULL, &d, &cat);
+		same_ports(templates[i].name, &d, &cat);
+		catalog_free(&cat);
+		design_free(&d);
+	}
+}
