@@ -1,6 +1,9 @@
 #include "model/bom.h"
+#include "model/alloc.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const bom_category_names[] = { "server", "gpu", "nic", "nvswitch-tray", "switch", "cable", "transceiver",
@@ -24,6 +27,34 @@ static const char *power_note(double typ, double max, bool included)
 	return "not published";
 }
 
+/* The lines' index while they are added: a line is found by its key in constant time. */
+static uint64_t line_key(int cat, bool included, double len, const char *model, const char *part, const char *notes)
+{
+	uint64_t h = 1469598103934665603ull;
+	const char *parts[3] = { model, part ? part : "", notes ? notes : "" };
+	int k;
+	long mm = lround(len * 1000);
+	h = (h ^ (uint64_t)cat) * 1099511628211ull;
+	h = (h ^ (uint64_t)included) * 1099511628211ull;
+	h = (h ^ (uint64_t)mm) * 1099511628211ull;
+	for (k = 0; k < 3; k++) {
+		const unsigned char *c;
+		for (c = (const unsigned char *)parts[k]; *c; c++)
+			h = (h ^ *c) * 1099511628211ull;
+		h = (h ^ 0xff) * 1099511628211ull;
+	}
+	return h;
+}
+
+static void index_put(struct bom *b, size_t line)
+{
+	const struct bom_line *l = &VEC_AT(b->lines, struct bom_line, line);
+	size_t m = b->index_cap - 1, i = (size_t)line_key(l->category, l->included, l->length_m, l->model, l->part, l->notes) & m;
+	while (b->index[i])
+		i = (i + 1) & m;
+	b->index[i] = line + 1;
+}
+
 /* Add quantity of a part, merging with an identical line. */
 static void add(struct bom *b, int cat, const char *vendor, const char *model, const char *part, double len, long qty,
 		bool included, double typ, double max, const char *notes)
@@ -32,13 +63,16 @@ static void add(struct bom *b, int cat, const char *vendor, const char *model, c
 	struct bom_line *l;
 	if (qty <= 0)
 		return;
-	for (i = 0; i < b->lines.n; i++) {
-		l = &VEC_AT(b->lines, struct bom_line, i);
-		if (l->category == cat && l->included == included && fabs(l->length_m - len) < 1e-9 &&
-		    strcmp(l->model, model) == 0 && strcmp(l->part, part ? part : "") == 0 &&
-		    strcmp(l->notes, notes ? notes : "") == 0) {
-			l->quantity += qty;
-			return;
+	if (b->index_cap) {
+		size_t m = b->index_cap - 1;
+		for (i = (size_t)line_key(cat, included, len, model, part, notes) & m; b->index[i]; i = (i + 1) & m) {
+			l = &VEC_AT(b->lines, struct bom_line, b->index[i] - 1);
+			if (l->category == cat && l->included == included && fabs(l->length_m - len) < 1e-9 &&
+			    strcmp(l->model, model) == 0 && strcmp(l->part, part ? part : "") == 0 &&
+			    strcmp(l->notes, notes ? notes : "") == 0) {
+				l->quantity += qty;
+				return;
+			}
 		}
 	}
 	l = vec_push(&b->lines, sizeof *l);
@@ -53,6 +87,16 @@ static void add(struct bom *b, int cat, const char *vendor, const char *model, c
 	l->unit_max_W = included ? 0 : max;
 	snprintf(l->power_note, sizeof l->power_note, "%s", cat == BOM_FIBRE ? "passive: no power" : power_note(typ, max, included));
 	snprintf(l->notes, sizeof l->notes, "%s", notes ? notes : "");
+	if (2 * b->lines.n >= b->index_cap) {
+		size_t k;
+		free(b->index);
+		b->index_cap = b->index_cap ? b->index_cap * 2 : 256;
+		b->index = xcalloc(b->index_cap, sizeof *b->index);
+		for (k = 0; k < b->lines.n; k++)
+			index_put(b, k);
+	} else {
+		index_put(b, b->lines.n - 1);
+	}
 }
 
 static void servers(const struct design *d, const struct catalog *cat, struct bom *b)
@@ -138,7 +182,7 @@ static void cabling(const struct design *d, const struct catalog *cat, const str
 		snprintf(c->from, sizeof c->from, "%s", bd->from);
 		snprintf(c->to, sizeof c->to, "%s", bd->to);
 		c->links = pb->links;
-		c->speed_gbps = bundle_speed_gbps(d, cat, bd);
+		c->speed_gbps = p->wb ? p->wb[i].gbps : bundle_speed_gbps(d, cat, bd);
 		c->media = pb->media;
 		memcpy(c->by_media, pb->by_media, sizeof c->by_media);
 		snprintf(c->cable, sizeof c->cable, "%s", pb->cable);
@@ -155,34 +199,47 @@ static void cabling(const struct design *d, const struct catalog *cat, const str
 	}
 }
 
-/* Does a line to buy before line i name the same part? */
-static bool seen_before(const struct bom *b, size_t i)
+/* Is line i the first line to buy that names its part? seen is a hash of cap slots (a power
+ * of two) of line numbers + 1 of the first lines seen so far. */
+static bool first_of_part(const struct bom *b, size_t i, size_t *seen, size_t cap)
 {
-	size_t k;
 	const struct bom_line *l = &VEC_AT(b->lines, struct bom_line, i);
-	for (k = 0; k < i; k++) {
-		const struct bom_line *o = &VEC_AT(b->lines, struct bom_line, k);
-		if (!o->included && o->category == l->category && strcmp(o->model, l->model) == 0)
-			return true;
+	size_t m = cap - 1, k;
+	for (k = (size_t)line_key(l->category, false, 0, l->model, "", "") & m; seen[k]; k = (k + 1) & m) {
+		const struct bom_line *o = &VEC_AT(b->lines, struct bom_line, seen[k] - 1);
+		if (o->category == l->category && strcmp(o->model, l->model) == 0)
+			return false;
 	}
-	return false;
+	seen[k] = i + 1;
+	return true;
 }
 
 void bom_compute(const struct design *d, const struct catalog *cat, struct bom *b)
 {
 	struct cableplan p;
-	size_t i;
+	cableplan_build(d, cat, &p, NULL, NULL);
+	bom_from_plan(d, cat, &p, b);
+	cableplan_free(&p);
+}
+
+void bom_from_plan(const struct design *d, const struct catalog *cat, const struct cableplan *p, struct bom *b)
+{
+	size_t i, cap = 16, *seen;
 	memset(b, 0, sizeof *b);
 	servers(d, cat, b);
 	switches(d, cat, b);
-	cableplan_build(d, cat, &p, NULL, NULL);
-	cabling(d, cat, &p, b);
-	b->racks = (long)p.floor.racks.n;
-	for (i = 0; i < diag_count(&p.problems); i++) {
-		const struct ncf_problem *pr = diag_get(&p.problems, i);
+	cabling(d, cat, p, b);
+	b->racks = (long)p->floor.racks.n;
+	for (i = 0; i < diag_count(&p->problems); i++) {
+		const struct ncf_problem *pr = diag_get(&p->problems, i);
 		diag_add(&b->problems, pr->sev, pr->path, "%s", pr->msg);
 	}
-	cableplan_free(&p);
+	free(b->index);
+	b->index = NULL;
+	b->index_cap = 0;
+	while (cap < 2 * b->lines.n + 2)
+		cap *= 2;
+	seen = xcalloc(cap, sizeof *seen);
 	for (i = 0; i < b->lines.n; i++) {
 		struct bom_line *l = &VEC_AT(b->lines, struct bom_line, i);
 		if (l->included) {
@@ -195,13 +252,14 @@ void bom_compute(const struct design *d, const struct catalog *cat, struct bom *
 		b->typ_W += l->total_typ_W;
 		b->max_W += l->total_max_W;
 		/* Fibre is passive: it has no power to publish. Parts are counted once. */
-		if (l->category == BOM_FIBRE || seen_before(b, i))
+		if (l->category == BOM_FIBRE || !first_of_part(b, i, seen, cap))
 			continue;
 		if (l->unit_typ_W <= 0)
 			b->typ_unknown++;
 		if (l->unit_max_W <= 0)
 			b->max_unknown++;
 	}
+	free(seen);
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		const struct cat_server *s = catalog_server(cat, g->model);
@@ -224,6 +282,9 @@ void bom_compute(const struct design *d, const struct catalog *cat, struct bom *
 
 void bom_free(struct bom *b)
 {
+	free(b->index);
+	b->index = NULL;
+	b->index_cap = 0;
 	vec_release(&b->lines);
 	vec_release(&b->cabling);
 	diag_free(&b->problems);

@@ -22,7 +22,7 @@ extern const char bom_leaves_out[];
 
 struct bom_line {
 	int category;
-	char vendor[24], model[NCF_NAME_MAX + 40], part[NCF_NAME_MAX];
+	char vendor[24], model[CP_NAME_MAX], part[NCF_NAME_MAX];
 	double length_m;          /* cables and fibres: the length to order; 0 otherwise */
 	long quantity;
 	bool included;            /* comes inside another line's part: not ordered on its own */
@@ -37,8 +37,8 @@ struct bom_cabling {              /* per bundle */
 	long links;
 	int speed_gbps, media;        /* media: what most links use */
 	long by_media[5];             /* links per enum media */
-	char cable[NCF_NAME_MAX + 40];     /* the cable or fibre most links use */
-	char optic_from[NCF_NAME_MAX + 40], optic_to[NCF_NAME_MAX + 40];
+	char cable[CP_NAME_MAX];     /* the cable or fibre most links use */
+	char optic_from[CP_NAME_MAX], optic_to[CP_NAME_MAX];
 	long optics_from, optics_to;  /* transceivers at each end */
 	bool twin_from, twin_to;      /* that end's cages hold two or more links */
 	long cables, fibres;
@@ -55,9 +55,12 @@ struct bom {
 	double rack_units;
 	long racks;
 	struct ncf_diag problems;     /* from the cabling plan */
+	size_t *index, index_cap;     /* private: the lines' hash while they are added */
 };
 
 void bom_compute(const struct design *d, const struct catalog *cat, struct bom *b);
+/* The same from a plan already built for d (the inventory builds one for both). */
+void bom_from_plan(const struct design *d, const struct catalog *cat, const struct cableplan *p, struct bom *b);
 void bom_free(struct bom *b);
 
 #endif

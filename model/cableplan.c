@@ -43,6 +43,21 @@ struct ctx {
 	size_t cur_bundle;
 	cp_fn fn;
 	void *fnctx;
+	char unknown_name[CP_NAME_MAX]; /* a part the catalog lacks, as the link's cable_name */
+	struct module_memo *modules; /* MODULE_MEMO slots: the modules that fit a kind of end */
+	unsigned next_module;
+	struct endinfo *sw_end;      /* per switch group: what its ends plug into (id and port aside) */
+	struct endinfo **srv_end;    /* per server group, per NIC entry + 1 (0: none): the same */
+	struct cable_memo {          /* recent cable searches: their candidates, whatever the length */
+		bool valid;
+		int media, speed, n;
+		bool splitter;
+		const char *xc, *xt, *yc, *yt;
+		const struct cat_cable *cand[8];
+		int ncand;
+		bool overflow;
+	} memo[4];
+	unsigned next_memo;
 };
 
 static bool top_ok(const char *want, const char *have)
@@ -55,16 +70,18 @@ static bool same_cage(const char *a, const char *b)
 	return a[0] && b[0] && strcmp(a, b) == 0;
 }
 
-static void end_info(struct ctx *c, const struct cab_end *e, struct endinfo *out)
+/* What an end of group kind/gi plugs into, but for the cage id and the port in it. */
+/* What an end of switch group gi, or of NIC entry spec (-1: none) of server group gi, plugs
+ * into, but for the cage id and the port in it. */
+static void end_template(const struct design *d, const struct catalog *cat, int kind, size_t gi, int spec,
+			 struct endinfo *out)
 {
 	memset(out, 0, sizeof *out);
 	out->cage = out->top = "";
-	out->cage_ports = e->cage_ports > 0 ? e->cage_ports : 1;
-	out->in_cage = e->port % out->cage_ports;
-	if (e->kind == GK_SWITCH) {
-		const struct switch_group *g = DESIGN_SWITCH(c->d, e->group);
-		const struct cat_switch *s = catalog_switch(c->cat, g->model);
-		out->id = c->sw_base[e->group] + e->member * c->sw_cpm[e->group] + e->cage;
+	if (kind == GK_SWITCH) {
+		const struct switch_group *g = DESIGN_SWITCH(d, gi);
+		const struct cat_switch *s = catalog_switch(cat, g->model);
+		out->cage_ports = cabling_switch_cage_ports(g, s);
 		if (s) {
 			out->cage = s->cage;
 			out->top = s->top;
@@ -72,14 +89,14 @@ static void end_info(struct ctx *c, const struct cab_end *e, struct endinfo *out
 			out->capacity = s->port_speed_gbps * out->native;
 		}
 	} else {
-		const struct server_group *g = DESIGN_SERVER(c->d, e->group);
-		const struct cat_server *s = catalog_server(c->cat, g->model);
-		const struct nic_spec *n = e->nic_spec >= 0 ? &VEC_AT(g->nics, struct nic_spec, e->nic_spec) : NULL;
-		const struct cat_nic *nc = n ? catalog_nic(c->cat, n->model) : NULL;
-		int speed = n ? nic_speed_gbps(n, nc) : 0;
-		out->id = c->srv_base[e->group] + e->member * c->srv_cpm[e->group] + e->cage;
+		const struct server_group *g = DESIGN_SERVER(d, gi);
+		const struct cat_server *s = catalog_server(cat, g->model);
+		const struct nic_spec *n = spec >= 0 ? &VEC_AT(g->nics, struct nic_spec, spec) : NULL;
+		const struct cat_nic *nc = n ? catalog_nic(cat, n->model) : NULL;
+		int ports = server_compute_ports(g, cat), cages = cabling_server_cages(g, cat);
+		out->cage_ports = cages > 0 && ports > cages ? (ports + cages - 1) / cages : 1;
 		out->native = out->cage_ports;
-		out->capacity = speed * out->cage_ports;
+		out->capacity = (n ? nic_speed_gbps(n, nc) : 0) * out->cage_ports;
 		if (s && s->nic_cage[0]) {
 			out->cage = s->nic_cage;
 			out->top = s->nic_top;
@@ -88,6 +105,20 @@ static void end_info(struct ctx *c, const struct cab_end *e, struct endinfo *out
 			out->top = nc->top;
 		}
 	}
+}
+
+static void end_info(struct ctx *c, const struct cab_end *e, struct endinfo *out)
+{
+	if (e->kind == GK_SWITCH) {
+		*out = c->sw_end[e->group];
+		out->id = c->sw_base[e->group] + e->member * c->sw_cpm[e->group] + e->cage;
+	} else {
+		*out = c->srv_end[e->group][e->nic_spec + 1];
+		out->id = c->srv_base[e->group] + e->member * c->srv_cpm[e->group] + e->cage;
+	}
+	if (e->cage_ports > 0)
+		out->cage_ports = e->cage_ports;
+	out->in_cage = e->port % out->cage_ports;
 }
 
 /* ---- part choice -------------------------------------------------------------------- */
@@ -101,16 +132,28 @@ static bool module_fits(const struct cat_cable *k, const struct endinfo *e, int 
 }
 
 /* The transceiver for a cage: fits, and reaches len (a reach of 0 is not known: taken
- * last). Exact top matches first. */
-static const struct cat_cable *pick_module(const struct catalog *cat, const struct endinfo *e, int mode, double len)
+ * last). Exact top matches first. The modules that fit an end are found once per kind of
+ * end (a few slots, by the end's cage, top, capacity and the fibre mode). */
+#define MODULE_MEMO 8
+#define MODULE_CAND 8
+
+struct module_memo {
+	bool valid, overflow;
+	const char *cage, *top;
+	int capacity, native, mode, ncand;
+	const struct cat_cable *cand[MODULE_CAND];
+	char unknown[CP_NAME_MAX]; /* what the module must be when none fits or reaches */
+};
+
+static const struct cat_cable *pick_module_in(const struct cat_cable *const *cand, int n, const struct endinfo *e,
+					      double len)
 {
 	const struct cat_cable *best = NULL;
-	int best_score = -1;
-	size_t i;
-	for (i = 0; i < cat->cables.n; i++) {
-		const struct cat_cable *k = &VEC_AT(cat->cables, struct cat_cable, i);
+	int best_score = -1, i;
+	for (i = 0; i < n; i++) {
+		const struct cat_cable *k = cand[i];
 		int score;
-		if (!module_fits(k, e, mode) || (k->reach_m > 0 && k->reach_m + 1e-9 < len))
+		if (k->reach_m > 0 && k->reach_m + 1e-9 < len)
 			continue;
 		score = (k->reach_m > 0 ? 2 : 0) + (k->top[0] && strcmp(k->top, e->top) == 0);
 		if (score > best_score) {
@@ -121,27 +164,139 @@ static const struct cat_cable *pick_module(const struct catalog *cat, const stru
 	return best;
 }
 
-/* A cable of media m shaped for these cages: straight (ports n, split 1) or a splitter
- * whose twin end sits at x (ports n, split n, one link per far plug). */
-static const struct cat_cable *pick_cable(const struct catalog *cat, int media, int speed, const struct endinfo *x,
+static struct module_memo *module_memo_for(struct ctx *c, const struct endinfo *e, int mode);
+
+static const struct cat_cable *pick_module(struct ctx *c, const struct endinfo *e, int mode, double len)
+{
+	struct module_memo *m = module_memo_for(c, e, mode);
+	size_t i;
+	if (!m->overflow)
+		return pick_module_in(m->cand, m->ncand, e, len);
+	{
+		/* More modules fit than the memo holds: all of them, in catalog order. */
+		const struct cat_cable *best = NULL;
+		int best_score = -1;
+		for (i = 0; i < c->cat->cables.n; i++) {
+			const struct cat_cable *kc = &VEC_AT(c->cat->cables, struct cat_cable, i);
+			const struct cat_cable *one[1] = { kc };
+			int score;
+			if (!module_fits(kc, e, mode) || !pick_module_in(one, 1, e, len))
+				continue;
+			score = (kc->reach_m > 0 ? 2 : 0) + (kc->top[0] && strcmp(kc->top, e->top) == 0);
+			if (score > best_score) {
+				best = kc;
+				best_score = score;
+			}
+		}
+		return best;
+	}
+}
+
+static struct module_memo *module_memo_for(struct ctx *c, const struct endinfo *e, int mode)
+{
+	struct module_memo *m = NULL;
+	size_t i;
+	int k;
+	for (k = 0; k < MODULE_MEMO; k++) {
+		struct module_memo *x = &c->modules[k];
+		if (x->valid && x->cage == e->cage && x->top == e->top && x->capacity == e->capacity && x->native == e->native &&
+		    x->mode == mode) {
+			m = x;
+			break;
+		}
+	}
+	if (!m) {
+		m = &c->modules[c->next_module++ % MODULE_MEMO];
+		memset(m, 0, sizeof *m);
+		m->valid = true;
+		m->cage = e->cage;
+		m->top = e->top;
+		m->capacity = e->capacity;
+		m->native = e->native;
+		m->mode = mode;
+		for (i = 0; i < c->cat->cables.n && !m->overflow; i++) {
+			const struct cat_cable *kc = &VEC_AT(c->cat->cables, struct cat_cable, i);
+			if (!module_fits(kc, e, mode))
+				continue;
+			if (m->ncand == MODULE_CAND)
+				m->overflow = true;
+			else
+				m->cand[m->ncand++] = kc;
+		}
+		snprintf(m->unknown, sizeof m->unknown, "%dG %s%s transceiver (%s%s%s, %s)", e->capacity,
+			 e->native >= 2 ? "twin-port " : "", e->cage[0] ? e->cage : "unknown-cage", e->top[0] ? e->top : "",
+			 e->top[0] ? " top, " : "", fibre_mode_names[mode],
+			 m->ncand ? "beyond the reach of the catalog's" : "not in the catalog");
+	}
+	return m;
+}
+
+/* Is k a cable of media m shaped for these cages, whatever the length: straight (ports n,
+ * split 1) or a splitter whose twin end sits at x (ports n, split n, one link per far plug)? */
+static bool cable_shape(const struct cat_cable *k, int media, int speed, const struct endinfo *x, const struct endinfo *y,
+			int n, bool splitter)
+{
+	int ports = k->ports > 0 ? k->ports : 1, split = k->split > 0 ? k->split : 1;
+	bool fwd, rev;
+	if (k->media != media || k->speed_gbps != speed || ports != n || k->reach_m <= 0)
+		return false;
+	if (splitter ? split != n : split != 1)
+		return false;
+	fwd = same_cage(k->cage, x->cage) && top_ok(k->top, x->top) && same_cage(k->far_cage, y->cage) &&
+	      top_ok(k->far_top, y->top);
+	rev = !splitter && same_cage(k->cage, y->cage) && top_ok(k->top, y->top) && same_cage(k->far_cage, x->cage) &&
+	      top_ok(k->far_top, x->top);
+	return fwd || rev;
+}
+
+/* The first such cable in catalog order that reaches len. Links of a bundle ask the same
+ * question but for the length: the candidates of the last question are kept. */
+static const struct cat_cable *pick_cable(struct ctx *c, int media, int speed, const struct endinfo *x,
 					  const struct endinfo *y, int n, bool splitter, double len)
 {
+	struct cable_memo *m = NULL;
 	size_t i;
-	for (i = 0; i < cat->cables.n; i++) {
-		const struct cat_cable *k = &VEC_AT(cat->cables, struct cat_cable, i);
-		int ports = k->ports > 0 ? k->ports : 1, split = k->split > 0 ? k->split : 1;
-		bool fwd, rev;
-		if (k->media != media || k->speed_gbps != speed || ports != n || k->reach_m <= 0 || k->reach_m + 1e-9 < len)
-			continue;
-		if (splitter ? split != n : split != 1)
-			continue;
-		fwd = same_cage(k->cage, x->cage) && top_ok(k->top, x->top) && same_cage(k->far_cage, y->cage) &&
-		      top_ok(k->far_top, y->top);
-		rev = !splitter && same_cage(k->cage, y->cage) && top_ok(k->top, y->top) && same_cage(k->far_cage, x->cage) &&
-		      top_ok(k->far_top, x->top);
-		if (fwd || rev)
-			return k;
+	int k;
+	for (k = 0; k < 4; k++) {
+		struct cable_memo *o = &c->memo[k];
+		if (o->valid && o->media == media && o->speed == speed && o->n == n && o->splitter == splitter &&
+		    o->xc == x->cage && o->xt == x->top && o->yc == y->cage && o->yt == y->top) {
+			m = o;
+			break;
+		}
 	}
+	if (!m) {
+		m = &c->memo[c->next_memo++ % 4];
+		memset(m, 0, sizeof *m);
+		m->valid = true;
+		m->media = media;
+		m->speed = speed;
+		m->n = n;
+		m->splitter = splitter;
+		m->xc = x->cage;
+		m->xt = x->top;
+		m->yc = y->cage;
+		m->yt = y->top;
+		for (i = 0; i < c->cat->cables.n; i++) {
+			const struct cat_cable *kc = &VEC_AT(c->cat->cables, struct cat_cable, i);
+			if (!cable_shape(kc, media, speed, x, y, n, splitter))
+				continue;
+			if (m->ncand == (int)(sizeof m->cand / sizeof m->cand[0])) {
+				m->overflow = true;
+				break;
+			}
+			m->cand[m->ncand++] = kc;
+		}
+	}
+	for (k = 0; k < m->ncand; k++)
+		if (m->cand[k]->reach_m + 1e-9 >= len)
+			return m->cand[k];
+	if (m->overflow)
+		for (i = 0; i < c->cat->cables.n; i++) {
+			const struct cat_cable *kc = &VEC_AT(c->cat->cables, struct cat_cable, i);
+			if (cable_shape(kc, media, speed, x, y, n, splitter) && kc->reach_m + 1e-9 >= len)
+				return kc;
+		}
 	return NULL;
 }
 
@@ -222,13 +377,6 @@ static void add_line(struct ctx *c, int kind, const struct cat_cable *k, const s
 	l->quantity = qty;
 }
 
-static void unknown_module_name(char *out, size_t size, const struct endinfo *e, int mode)
-{
-	snprintf(out, size, "%dG %s%s transceiver (%s%s%s, not in the catalog)", e->capacity,
-		 e->native >= 2 ? "twin-port " : "", e->cage[0] ? e->cage : "unknown-cage", e->top[0] ? e->top : "",
-		 e->top[0] ? " top, " : "", fibre_mode_names[mode]);
-}
-
 /* The bundle's fibre: multimode when its longest link is within the multimode modules'
  * reach at both of its ends, else single-mode. */
 static int bundle_mode(struct ctx *c, size_t b, const struct endinfo *a, const struct endinfo *z)
@@ -237,12 +385,12 @@ static int bundle_mode(struct ctx *c, size_t b, const struct endinfo *a, const s
 	const struct cat_cable *ma, *mz;
 	if (c->bundle_mode_set[b])
 		return c->bundle_mode[b];
-	ma = pick_module(c->cat, a, FIBRE_MMF, len);
-	mz = pick_module(c->cat, z, FIBRE_MMF, len);
+	ma = pick_module(c, a, FIBRE_MMF, len);
+	mz = pick_module(c, z, FIBRE_MMF, len);
 	c->bundle_mode[b] = FIBRE_SMF;
 	if (ma && mz && (ma->reach_m <= 0 || ma->reach_m + 1e-9 >= len) && (mz->reach_m <= 0 || mz->reach_m + 1e-9 >= len))
 		c->bundle_mode[b] = FIBRE_MMF;
-	else if (!pick_module(c->cat, a, FIBRE_SMF, len) && !pick_module(c->cat, z, FIBRE_SMF, len) && (ma || mz))
+	else if (!pick_module(c, a, FIBRE_SMF, len) && !pick_module(c, z, FIBRE_SMF, len) && (ma || mz))
 		c->bundle_mode[b] = FIBRE_MMF;
 	c->bundle_mode_set[b] = true;
 	return c->bundle_mode[b];
@@ -295,7 +443,7 @@ static void walk(const struct cab_link *l, void *v)
 		const struct bundle *bd = DESIGN_BUNDLE(c->d, l->bundle);
 		struct cp_bundle *pb = &VEC_AT(c->p->bundles, struct cp_bundle, l->bundle);
 		struct cp_link out;
-		int speed = bundle_speed_gbps(c->d, c->cat, bd), want = bd->media, m;
+		int speed = c->p->wb[l->bundle].gbps, want = bd->media, m;
 		static const int auto_order[] = { MEDIA_DAC, MEDIA_ACC, MEDIA_AOC };
 		const struct cat_cable *k = NULL;
 		struct cage *owner = NULL;
@@ -313,16 +461,16 @@ static void walk(const struct cab_link *l, void *v)
 				break;
 			if (ca->nlinks == cb->nlinks && ca->same_far && cb->same_far) {
 				reach = ca->maxlen > cb->maxlen ? ca->maxlen : cb->maxlen;
-				k = pick_cable(c->cat, media, speed, &ea, &eb, ca->nlinks, false, reach);
+				k = pick_cable(c, media, speed, &ea, &eb, ca->nlinks, false, reach);
 				owner = ca;
 			}
 			if (!k && cb->nlinks >= 2 && cb->far_single) {
-				k = pick_cable(c->cat, media, speed, &eb, &ea, cb->nlinks, true, cb->maxlen);
+				k = pick_cable(c, media, speed, &eb, &ea, cb->nlinks, true, cb->maxlen);
 				owner = cb;
 				splitter = true;
 			}
 			if (!k && ca->nlinks >= 2 && ca->far_single) {
-				k = pick_cable(c->cat, media, speed, &ea, &eb, ca->nlinks, true, ca->maxlen);
+				k = pick_cable(c, media, speed, &ea, &eb, ca->nlinks, true, ca->maxlen);
 				owner = ca;
 				splitter = true;
 			}
@@ -333,7 +481,8 @@ static void walk(const struct cab_link *l, void *v)
 			/* The bundle asks for a cable the catalog has no part for: count it by name. */
 			out.media = want;
 			out.order_m = cableplan_order_length(NULL, len, want != MEDIA_AOC);
-			snprintf(out.cable_name, sizeof out.cable_name, "%dG %s %s (not in the catalog)", speed,
+			out.cable_name = c->unknown_name;
+			snprintf(c->unknown_name, sizeof c->unknown_name, "%dG %s %s (not in the catalog)", speed,
 				 ea.cage[0] ? ea.cage : "", media_names[want]);
 			add_line(c, CP_CABLE, NULL, NULL, out.cable_name, "", out.order_m, -1, 1);
 			pb->cables++;
@@ -345,7 +494,7 @@ static void walk(const struct cab_link *l, void *v)
 			out.media = k->media;
 			out.cable = k;
 			out.order_m = cableplan_order_length(&k->lengths, cover, k->media != MEDIA_AOC);
-			snprintf(out.cable_name, sizeof out.cable_name, "%s", k->name);
+			out.cable_name = k->name;
 			if (!owner->counted) {
 				owner->counted = 1;
 				add_line(c, CP_CABLE, k, NULL, k->name, part_at(&k->lengths, out.order_m, k->part), out.order_m, -1, 1);
@@ -360,22 +509,23 @@ static void walk(const struct cab_link *l, void *v)
 			int span[2], pe[2], x, split;
 			const struct cat_fibre *fb;
 			double flen;
-			char name[NCF_NAME_MAX + 40];
 			out.media = MEDIA_TRANSCEIVER;
 			out.fibre_mode = mode;
 			for (e = 0; e < 2; e++) {
 				int engines;
 				if (!cg[e]->counted) {
 					cg[e]->counted = 1;
-					cg[e]->module = pick_module(c->cat, ei[e], mode, cg[e]->maxlen);
+					cg[e]->module = pick_module(c, ei[e], mode, cg[e]->maxlen);
 					if (cg[e]->module) {
 						add_line(c, CP_TRANSCEIVER, cg[e]->module, NULL, cg[e]->module->name, cg[e]->module->part, 0,
 							 e, 1);
-						snprintf(pb->optic[e], sizeof pb->optic[e], "%s", cg[e]->module->name);
+						if (strcmp(pb->optic[e], cg[e]->module->name) != 0)
+							snprintf(pb->optic[e], sizeof pb->optic[e], "%s", cg[e]->module->name);
 					} else {
-						unknown_module_name(name, sizeof name, ei[e], mode);
-						add_line(c, CP_TRANSCEIVER, NULL, NULL, name, "", 0, e, 1);
-						snprintf(pb->optic[e], sizeof pb->optic[e], "%s", name);
+						const char *uname = module_memo_for(c, ei[e], mode)->unknown;
+						add_line(c, CP_TRANSCEIVER, NULL, NULL, uname, "", 0, e, 1);
+						if (strcmp(pb->optic[e], uname) != 0)
+							snprintf(pb->optic[e], sizeof pb->optic[e], "%s", uname);
 					}
 					pb->optics[e]++;
 					c->p->transceivers++;
@@ -398,11 +548,13 @@ static void walk(const struct cab_link *l, void *v)
 			fb = pick_fibre(c->cat, mode, split, flen);
 			out.fibre = fb;
 			out.order_m = cableplan_order_length(fb ? &fb->lengths : NULL, flen, false);
-			if (fb)
-				snprintf(out.cable_name, sizeof out.cable_name, "%s", fb->name);
-			else
-				snprintf(out.cable_name, sizeof out.cable_name, "%s MPO fibre%s (not in the catalog)",
+			if (fb) {
+				out.cable_name = fb->name;
+			} else {
+				out.cable_name = c->unknown_name;
+				snprintf(c->unknown_name, sizeof c->unknown_name, "%s MPO fibre%s (not in the catalog)",
 					 mode == FIBRE_SMF ? "single-mode" : "multimode", split > 1 ? ", 1:2 splitter" : "");
+			}
 			if (split > 1) {
 				int engine = ei[x]->in_cage / split;
 				if (!(cg[x]->engines & (1u << (engine & 7)))) {
@@ -464,6 +616,18 @@ void cableplan_build(const struct design *d, const struct catalog *cat, struct c
 	c.fn = fn;
 	c.fnctx = ctx;
 	floor_build(d, cat, &p->floor);
+	p->wb = cabling_bundles(d, cat);
+	c.modules = xcalloc(MODULE_MEMO, sizeof *c.modules);
+	c.sw_end = xcalloc(d->switches.n + 1, sizeof *c.sw_end);
+	c.srv_end = xcalloc(d->servers.n + 1, sizeof *c.srv_end);
+	for (i = 0; i < d->switches.n; i++)
+		end_template(d, cat, GK_SWITCH, i, -1, &c.sw_end[i]);
+	for (i = 0; i < d->servers.n; i++) {
+		size_t k, nn = DESIGN_SERVER(d, i)->nics.n;
+		c.srv_end[i] = xcalloc(nn + 1, sizeof **c.srv_end);
+		for (k = 0; k <= nn; k++)
+			end_template(d, cat, GK_SERVER, i, (int)k - 1, &c.srv_end[i][k]);
+	}
 	c.sw_base = xcalloc(d->switches.n + 1, sizeof *c.sw_base);
 	c.sw_cpm = xcalloc(d->switches.n + 1, sizeof *c.sw_cpm);
 	c.srv_base = xcalloc(d->servers.n + 1, sizeof *c.srv_base);
@@ -494,7 +658,7 @@ void cableplan_build(const struct design *d, const struct catalog *cat, struct c
 	}
 	c.cur_bundle = (size_t)-1;
 	for (c.pass = 0; c.pass < 3; c.pass++)
-		cabling_walk(d, cat, walk, &c, c.pass == 2 ? &p->problems : NULL);
+		cabling_walk_with(d, cat, p->wb, walk, &c, c.pass == 2 ? &p->problems : NULL);
 	if (p->lines.n > 1)
 		qsort(p->lines.v, p->lines.n, sizeof(struct cp_line), line_order);
 	for (i = 0; i < d->bundles.n; i++) {
@@ -514,10 +678,17 @@ void cableplan_build(const struct design *d, const struct catalog *cat, struct c
 	free(c.bundle_max);
 	free(c.bundle_mode);
 	free(c.bundle_mode_set);
+	for (i = 0; i < d->servers.n; i++)
+		free(c.srv_end[i]);
+	free(c.srv_end);
+	free(c.sw_end);
+	free(c.modules);
 }
 
 void cableplan_free(struct cableplan *p)
 {
+	free(p->wb);
+	p->wb = NULL;
 	floor_free(&p->floor);
 	vec_release(&p->lines);
 	vec_release(&p->bundles);

@@ -38,7 +38,7 @@ struct cp_link {
 	const struct cat_cable *cable;      /* dac/acc/aoc part, NULL when the catalog has none */
 	const struct cat_cable *optic[2];   /* module at the from and to end, or NULL */
 	const struct cat_fibre *fibre;
-	char cable_name[NCF_NAME_MAX + 40]; /* what the cable or fibre is, always set */
+	const char *cable_name; /* what the cable or fibre is, always set (valid during the call) */
 };
 
 typedef void (*cp_fn)(const struct cab_link *l, const struct cp_link *c, void *ctx);
@@ -48,7 +48,7 @@ struct cp_line {
 	int kind;               /* enum cp_kind */
 	const struct cat_cable *cable;   /* CP_CABLE, CP_TRANSCEIVER: the part, or NULL */
 	const struct cat_fibre *fibre;   /* CP_FIBRE: the part, or NULL */
-	char name[NCF_NAME_MAX + 40];    /* catalog name, or what it must be */
+	char name[CP_NAME_MAX];          /* catalog name, or what it must be */
 	char part[NCF_NAME_MAX];         /* ordering part number ("" when not known) */
 	double length_m;        /* order length; 0 for transceivers */
 	size_t bundle;
@@ -64,9 +64,9 @@ struct cp_bundle {
 	double min_m, max_m;    /* shortest and longest link */
 	int media;              /* the medium most links use */
 	int fibre_mode;
-	char cable[NCF_NAME_MAX + 40];       /* the cable or fibre of the medium most links use */
-	char by_media_cable[5][NCF_NAME_MAX + 40]; /* the first link's cable or fibre, per medium */
-	char optic[2][NCF_NAME_MAX + 40];    /* the module at each end */
+	char cable[CP_NAME_MAX];             /* the cable or fibre of the medium most links use */
+	char by_media_cable[5][CP_NAME_MAX]; /* the first link's cable or fibre, per medium */
+	char optic[2][CP_NAME_MAX];          /* the module at each end */
 	bool twin[2];           /* that end's cages hold two or more links */
 };
 
@@ -76,6 +76,7 @@ struct cableplan {
 	struct vec bundles;     /* struct cp_bundle, one per design bundle */
 	long links, by_media[5], cables, transceivers, fibres;
 	struct ncf_diag problems; /* links that land nowhere, parts that do not fit */
+	struct cab_bundle *wb;  /* the bundles as wired (cabling_bundles) */
 };
 
 /* Build the plan. fn (may be NULL) sees every link with its decisions, in cabling order. */

@@ -68,45 +68,174 @@ static long peers(const struct design *d, const struct cab_bundle *b, bool from_
 	return from_side ? count_of(d, b->tk, b->ti) : count_of(d, b->fk, b->fi);
 }
 
+/* ---- names, once --------------------------------------------------------------------- */
+
+struct name_ref {
+	const char *name;
+	int rank;          /* design_find's order: servers, domains, switches */
+	int kind;
+	size_t index;
+};
+
+static int name_order(const void *x, const void *y)
+{
+	const struct name_ref *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	if (a->rank != b->rank)
+		return a->rank - b->rank;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+struct names {
+	struct name_ref *v;
+	size_t n;
+};
+
+static void names_build(const struct design *d, struct names *nm)
+{
+	size_t i, n = 0;
+	nm->v = xcalloc(d->servers.n + d->domains.n + d->switches.n + 1, sizeof *nm->v);
+	for (i = 0; i < d->servers.n; i++)
+		nm->v[n++] = (struct name_ref){ DESIGN_SERVER(d, i)->name, 0, GK_SERVER, i };
+	for (i = 0; i < d->domains.n; i++)
+		nm->v[n++] = (struct name_ref){ DESIGN_DOMAIN(d, i)->name, 1, GK_DOMAIN, i };
+	for (i = 0; i < d->switches.n; i++)
+		nm->v[n++] = (struct name_ref){ DESIGN_SWITCH(d, i)->name, 2, GK_SWITCH, i };
+	nm->n = n;
+	if (n > 1)
+		qsort(nm->v, n, sizeof *nm->v, name_order);
+}
+
+/* As design_find: the first of servers, domains, switches with that name. */
+static int names_find(const struct names *nm, const char *name, size_t *index)
+{
+	size_t lo = 0, hi = nm->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(nm->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < nm->n && strcmp(nm->v[lo].name, name) == 0) {
+		*index = nm->v[lo].index;
+		return nm->v[lo].kind;
+	}
+	return GK_NONE;
+}
+
+/* The speed of one end, as bundle_speed_gbps takes it (check.c): the slowest compute NIC
+ * of a server group, a switch group's port. */
+static int end_gbps(const struct design *d, const struct catalog *cat, int kind, size_t i)
+{
+	size_t k;
+	int best = 0;
+	if (kind == GK_SERVER) {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		for (k = 0; k < g->nics.n; k++) {
+			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
+			int s = nic_speed_gbps(n, catalog_nic(cat, n->model));
+			if (n->use == NIC_COMPUTE && s > 0 && (best == 0 || s < best))
+				best = s;
+		}
+		return best;
+	}
+	if (kind == GK_SWITCH) {
+		const struct switch_group *sw = DESIGN_SWITCH(d, i);
+		return switch_port_gbps(sw, catalog_switch(cat, sw->model));
+	}
+	return 0;
+}
+
+/* Bundles fold into one when they have the same ends, wiring, LAG and speed: their key. */
+struct fold_key {
+	int fk, tk, wiring, lag, gbps;
+	size_t fi, ti, index;
+};
+
+static int fold_order(const void *p, const void *q)
+{
+	const struct fold_key *x = p, *y = q;
+#define CMP(u, v) \
+	if ((u) != (v)) \
+		return (u) < (v) ? -1 : 1
+	CMP(x->fk, y->fk);
+	CMP(x->fi, y->fi);
+	CMP(x->tk, y->tk);
+	CMP(x->ti, y->ti);
+	CMP(x->wiring, y->wiring);
+	CMP(x->lag, y->lag);
+	CMP(x->gbps, y->gbps);
+	CMP(x->index, y->index);
+#undef CMP
+	return 0;
+}
+
+static bool same_fold(const struct fold_key *x, const struct fold_key *y)
+{
+	return x->fk == y->fk && x->fi == y->fi && x->tk == y->tk && x->ti == y->ti && x->wiring == y->wiring &&
+	       x->lag == y->lag && x->gbps == y->gbps;
+}
+
 /* Kinds, folding and positions; the ports come after. */
 static struct cab_bundle *resolve(const struct design *d, const struct catalog *cat)
 {
 	size_t n = d->bundles.n, i, k;
 	struct cab_bundle *w = xcalloc(n + 1, sizeof *w);
-	int *gbps = xcalloc(n + 1, sizeof *gbps);
 	long *D = xcalloc(d->switches.n + 1, sizeof *D);
+	int *srv_gbps = xcalloc(d->servers.n + 1, sizeof *srv_gbps), *sw_gbps = xcalloc(d->switches.n + 1, sizeof *sw_gbps);
+	struct names nm;
+	names_build(d, &nm);
+	for (i = 0; i < d->servers.n; i++)
+		srv_gbps[i] = end_gbps(d, cat, GK_SERVER, i);
+	for (i = 0; i < d->switches.n; i++)
+		sw_gbps[i] = end_gbps(d, cat, GK_SWITCH, i);
 	for (i = 0; i < n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		struct cab_bundle *r = &w[i];
-		r->fk = design_find(d, b->from, &r->fi);
-		r->tk = design_find(d, b->to, &r->ti);
+		int a, z;
+		r->fk = names_find(&nm, b->from, &r->fi);
+		r->tk = names_find(&nm, b->to, &r->ti);
 		r->wiring = b->wiring;
 		r->head = i;
 		r->n = r->L = b->links_each > 0 ? b->links_each : 1;
 		r->to_port = -1;
-		gbps[i] = bundle_speed_gbps(d, cat, b);
+		a = r->fk == GK_SERVER ? srv_gbps[r->fi] : r->fk == GK_SWITCH ? sw_gbps[r->fi] : 0;
+		z = r->tk == GK_SERVER ? srv_gbps[r->ti] : r->tk == GK_SWITCH ? sw_gbps[r->ti] : 0;
+		r->gbps = b->speed_gbps ? b->speed_gbps : a && z ? (a < z ? a : z) : a ? a : z;
 		if (r->fk == GK_SERVER && r->tk == GK_SWITCH)
 			r->kind = BK_UP;
 		else if (r->fk == GK_SERVER && r->tk == GK_SERVER && b->wiring == WIRE_MESH)
 			r->kind = BK_MESH;
 		else if (r->fk == GK_SWITCH && r->tk == GK_SWITCH)
-			r->kind = bundle_kind(d, b);
+			r->kind = DESIGN_SWITCH(d, r->fi)->role >= DESIGN_SWITCH(d, r->ti)->role ? BK_PEER : BK_UP;
 		else
 			r->kind = -1;
-		if (r->kind < 0)
-			continue;
-		/* One bundle written in parts: the same ends, wiring, LAG and speed. */
-		for (k = 0; k < i; k++) {
-			struct cab_bundle *o = &w[k];
-			const struct bundle *ob = DESIGN_BUNDLE(d, k);
-			if (o->head == k && o->kind >= 0 && o->fk == r->fk && o->fi == r->fi && o->tk == r->tk &&
-			    o->ti == r->ti && ob->wiring == b->wiring && ob->lag == b->lag && gbps[k] == gbps[i]) {
-				r->head = k;
-				r->lo = o->L;
-				o->L += r->n;
-				break;
+	}
+	/* One bundle written in parts: the same ends, wiring, LAG and speed. Sorted by that
+	 * key (then by index), each run of equals folds into its first bundle, in design order. */
+	{
+		struct fold_key *key = xcalloc(n + 1, sizeof *key);
+		size_t m = 0;
+		for (i = 0; i < n; i++) {
+			const struct bundle *b = DESIGN_BUNDLE(d, i);
+			if (w[i].kind >= 0)
+				key[m++] = (struct fold_key){ w[i].fk, w[i].tk, b->wiring, b->lag, w[i].gbps, w[i].fi, w[i].ti, i };
+		}
+		if (m > 1)
+			qsort(key, m, sizeof *key, fold_order);
+		for (i = 0; i < m; i = k) {
+			size_t h = key[i].index;
+			for (k = i + 1; k < m && same_fold(&key[i], &key[k]); k++) {
+				struct cab_bundle *r = &w[key[k].index];
+				r->head = h;
+				r->lo = w[h].L;
+				w[h].L += r->n;
 			}
 		}
+		free(key);
 	}
 	for (i = 0; i < n; i++) {
 		struct cab_bundle *r = &w[i];
@@ -119,80 +248,104 @@ static struct cab_bundle *resolve(const struct design *d, const struct catalog *
 			D[r->ti] += count_of(d, r->fk, r->fi);
 		}
 	}
-	for (i = 0; i < n; i++)
-		if (w[i].kind == BK_UP)
-			w[i].D = D[w[i].ti];
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (w[i].head != i) {
 			w[i].offset = w[w[i].head].offset;
-			w[i].D = w[w[i].head].D;
 		}
-	free(gbps);
+		if (w[i].kind == BK_UP)
+			w[i].D = D[w[i].ti];
+	}
+	free(nm.v);
 	free(D);
+	free(srv_gbps);
+	free(sw_gbps);
 	return w;
 }
 
-/* Down ports per member of switch group g: what the up bundles into it land there. */
-static void down_use(const struct design *d, const struct cab_bundle *w, size_t g, long *down)
+/* Down ports of every switch: what the up bundles into each group land on each member. */
+static long **down_use(const struct design *d, const struct cab_bundle *w)
 {
-	long count = count_of(d, GK_SWITCH, g), j, l, s;
+	long **down = xcalloc(d->switches.n + 1, sizeof *down), j, l, s;
 	size_t i;
+	for (i = 0; i < d->switches.n; i++)
+		down[i] = xcalloc((size_t)count_of(d, GK_SWITCH, i) + 1, sizeof **down);
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct cab_bundle *r = &w[i];
-		long members;
-		if (r->kind != BK_UP || r->ti != g || count <= 0)
+		long members, count;
+		if (r->kind != BK_UP)
 			continue;
+		count = count_of(d, GK_SWITCH, r->ti);
 		members = count_of(d, r->fk, r->fi);
+		if (count <= 0)
+			continue;
 		for (j = 0; j < members; j++)
 			for (l = r->lo; l < r->lo + r->n; l++) {
 				s = cabling_target(r, count, r->offset + j, l);
 				if (s >= 0 && s < count)
-					down[s]++;
+					down[r->ti][s]++;
 			}
 	}
+	return down;
+}
+
+/* Up and peer ports one switch of each group uses. */
+static long *up_use(const struct design *d, const struct cab_bundle *w)
+{
+	long *up = xcalloc(d->switches.n + 1, sizeof *up);
+	size_t i;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct cab_bundle *r = &w[i];
+		if (r->kind < 0 || r->kind == BK_MESH)
+			continue;
+		if (r->fk == GK_SWITCH)
+			up[r->fi] += r->kind == BK_PEER ? r->n * peers(d, r, true) : r->n;
+		if (r->kind == BK_PEER && !(r->tk == r->fk && r->ti == r->fi))
+			up[r->ti] += r->n * peers(d, r, false);
+	}
+	return up;
 }
 
 struct cab_bundle *cabling_bundles(const struct design *d, const struct catalog *cat)
 {
-	size_t n = d->bundles.n, i, k;
+	size_t n = d->bundles.n, i;
 	struct cab_bundle *w = resolve(d, cat);
+	long *srv_port = xcalloc(d->servers.n + 1, sizeof *srv_port), *sw_port = xcalloc(d->switches.n + 1, sizeof *sw_port);
+	long **down = down_use(d, w);
 	/* Server ports: the group's bundles in order, then mesh bundles into it. */
-	for (k = 0; k < d->servers.n; k++) {
-		long port = 0;
-		for (i = 0; i < n; i++) {
-			struct cab_bundle *r = &w[i];
-			if (r->head != i || r->fk != GK_SERVER || r->fi != k || r->kind < 0)
-				continue;
-			r->from_port = port;
-			port += r->kind == BK_MESH ? r->L * peers(d, r, true) : r->L;
-		}
-		for (i = 0; i < n; i++) {
-			struct cab_bundle *r = &w[i];
-			if (r->head != i || r->kind != BK_MESH || r->ti != k || r->fi == k)
-				continue;
-			r->to_port = port;
-			port += r->L * peers(d, r, false);
-		}
+	for (i = 0; i < n; i++) {
+		struct cab_bundle *r = &w[i];
+		if (r->head != i || r->fk != GK_SERVER || r->kind < 0)
+			continue;
+		r->from_port = srv_port[r->fi];
+		srv_port[r->fi] += r->kind == BK_MESH ? r->L * peers(d, r, true) : r->L;
+	}
+	for (i = 0; i < n; i++) {
+		struct cab_bundle *r = &w[i];
+		if (r->head != i || r->kind != BK_MESH || r->ti == r->fi)
+			continue;
+		r->to_port = srv_port[r->ti];
+		srv_port[r->ti] += r->L * peers(d, r, false);
 	}
 	/* Switch up and peer ports: blocks in bundle order after the group's down ports. */
-	for (k = 0; k < d->switches.n; k++) {
-		long port = 0, s, count = count_of(d, GK_SWITCH, k), *down = xcalloc((size_t)count + 1, sizeof *down);
-		down_use(d, w, k, down);
+	for (i = 0; i < d->switches.n; i++) {
+		long s, count = count_of(d, GK_SWITCH, i);
 		for (s = 0; s < count; s++)
-			if (down[s] > port)
-				port = down[s];
-		free(down);
-		for (i = 0; i < n; i++) {
-			struct cab_bundle *r = &w[i];
-			if (r->head != i || r->kind < 0 || r->kind == BK_MESH)
-				continue;
-			if (r->fk == GK_SWITCH && r->fi == k) {
-				r->from_port = port;
-				port += r->kind == BK_PEER ? r->L * peers(d, r, true) : r->L;
-			} else if (r->kind == BK_PEER && r->ti == k) {
-				r->to_port = port;
-				port += r->L * peers(d, r, false);
-			}
+			if (down[i][s] > sw_port[i])
+				sw_port[i] = down[i][s];
+		free(down[i]);
+	}
+	free(down);
+	for (i = 0; i < n; i++) {
+		struct cab_bundle *r = &w[i];
+		if (r->head != i || r->kind < 0 || r->kind == BK_MESH)
+			continue;
+		if (r->fk == GK_SWITCH) {
+			r->from_port = sw_port[r->fi];
+			sw_port[r->fi] += r->kind == BK_PEER ? r->L * peers(d, r, true) : r->L;
+		}
+		if (r->kind == BK_PEER && !(r->tk == r->fk && r->ti == r->fi)) {
+			r->to_port = sw_port[r->ti];
+			sw_port[r->ti] += r->L * peers(d, r, false);
 		}
 	}
 	/* Parts: their links follow the head's first ones. */
@@ -203,106 +356,127 @@ struct cab_bundle *cabling_bundles(const struct design *d, const struct catalog 
 		r->from_port = h->from_port + r->lo;
 		r->to_port = h->to_port >= 0 ? h->to_port + r->lo : -1;
 	}
+	free(srv_port);
+	free(sw_port);
 	return w;
+}
+
+void cabling_ports(const struct design *d, const struct cab_bundle *wb, long ***down, long **up)
+{
+	*down = down_use(d, wb);
+	*up = up_use(d, wb);
 }
 
 void cabling_switch_use(const struct design *d, const struct catalog *cat, size_t g, long **down, long **up)
 {
-	long count = count_of(d, GK_SWITCH, g), s;
+	long count = count_of(d, GK_SWITCH, g), s, **dn, *upe;
 	size_t i;
 	struct cab_bundle *w = resolve(d, cat);
-	*down = xcalloc((size_t)count + 1, sizeof **down);
+	cabling_ports(d, w, &dn, &upe);
+	*down = dn[g];
 	*up = xcalloc((size_t)count + 1, sizeof **up);
-	down_use(d, w, g, *down);
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct cab_bundle *r = &w[i];
-		long each = 0;
-		if (r->kind < 0 || r->kind == BK_MESH)
-			continue;
-		if (r->fk == GK_SWITCH && r->fi == g)
-			each = r->kind == BK_PEER ? r->n * peers(d, r, true) : r->n;
-		else if (r->kind == BK_PEER && r->ti == g)
-			each = r->n * peers(d, r, false);
-		for (s = 0; s < count; s++)
-			(*up)[s] += each;
-	}
+	for (s = 0; s < count; s++)
+		(*up)[s] = upe[g];
+	for (i = 0; i < d->switches.n; i++)
+		if (i != g)
+			free(dn[i]);
+	free(dn);
+	free(upe);
 	free(w);
 }
 
-/* Fill a server end: port k of member j of server group gi. False if k is beyond its NICs. */
-static bool server_end(const struct design *d, const struct catalog *cat, size_t gi, long j, long k, struct cab_end *e)
-{
-	const struct server_group *g = DESIGN_SERVER(d, gi);
-	size_t i;
-	int base = 0, ports = server_compute_ports(g, cat), cages = cabling_server_cages(g, cat);
-	memset(e, 0, sizeof *e);
-	e->kind = GK_SERVER;
-	e->group = gi;
-	e->member = j;
-	e->nic_spec = -1;
-	if (k < 0 || k >= ports)
-		return false;
-	e->port = (int)k;
-	e->cage = cabling_server_cage(g, cat, (int)k);
-	e->cage_ports = cages > 0 && ports > cages ? (ports + cages - 1) / cages : 1;
-	for (i = 0; i < g->nics.n; i++) {
-		const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, i);
-		const struct cat_nic *c = catalog_nic(cat, n->model);
-		int q;
-		if (n->use != NIC_COMPUTE || !c)
-			continue;
-		q = n->count * c->ports;
-		if (k < base + q) {
-			e->nic_spec = (int)i;
-			e->nic = (int)(k - base) / c->ports;
-			e->nic_port = (int)(k - base) % c->ports;
-			e->lane = e->nic_port;
-			return true;
-		}
-		base += q;
-	}
-	return false;
-}
+/* ---- the walk ------------------------------------------------------------------------ */
 
-static long radix(const struct switch_group *g, const struct cat_switch *c)
-{
-	return c ? (long)c->ports * (g->breakout > 0 ? g->breakout : 1) : 0;
-}
+/* What one server group's compute ports are (the same on every member). */
+struct srv_ports {
+	int ports, cages, cage_ports;
+	int *cage, *spec, *nic, *nic_port; /* per port */
+};
 
-/* Fill a switch end: port p of member j of switch group gi. False beyond its radix. */
-static bool switch_end(const struct design *d, const struct catalog *cat, size_t gi, long j, long p, struct cab_end *e)
-{
-	const struct switch_group *g = DESIGN_SWITCH(d, gi);
-	const struct cat_switch *c = catalog_switch(cat, g->model);
-	int b = g->breakout > 0 ? g->breakout : 1, per = cabling_switch_cage_ports(g, c);
-	memset(e, 0, sizeof *e);
-	e->kind = GK_SWITCH;
-	e->group = gi;
-	e->member = j;
-	e->nic_spec = -1;
-	if (p < 0 || p >= radix(g, c))
-		return false;
-	e->port = (int)p;
-	e->cage = (int)(p / per);
-	e->cage_ports = per;
-	e->lane = (int)(p % per) / b;
-	e->sub = (int)(p % b);
-	return true;
-}
-
-static bool fill_end(const struct design *d, const struct catalog *cat, int kind, size_t gi, long j, long port,
-		     struct cab_end *e)
-{
-	return kind == GK_SERVER ? server_end(d, cat, gi, j, port, e) : switch_end(d, cat, gi, j, port, e);
-}
+struct sw_ports {
+	long radix;
+	int per, breakout;
+};
 
 struct walker {
 	const struct design *d;
-	const struct catalog *cat;
 	cab_fn fn;
 	void *ctx;
+	struct srv_ports *srv;
+	struct sw_ports *sw;
 	long walked, beyond;
 };
+
+static void srv_ports_init(const struct server_group *g, const struct catalog *cat, struct srv_ports *o)
+{
+	size_t i;
+	int base = 0, k;
+	memset(o, 0, sizeof *o);
+	o->ports = server_compute_ports(g, cat);
+	o->cages = cabling_server_cages(g, cat);
+	o->cage_ports = o->cages > 0 && o->ports > o->cages ? (o->ports + o->cages - 1) / o->cages : 1;
+	o->cage = xcalloc((size_t)o->ports + 1, sizeof *o->cage);
+	o->spec = xcalloc((size_t)o->ports + 1, sizeof *o->spec);
+	o->nic = xcalloc((size_t)o->ports + 1, sizeof *o->nic);
+	o->nic_port = xcalloc((size_t)o->ports + 1, sizeof *o->nic_port);
+	for (k = 0; k < o->ports; k++) {
+		o->cage[k] = cabling_server_cage(g, cat, k);
+		o->spec[k] = -1;
+	}
+	for (i = 0; i < g->nics.n; i++) {
+		const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, i);
+		const struct cat_nic *c = catalog_nic(cat, n->model);
+		if (n->use != NIC_COMPUTE || !c)
+			continue;
+		for (k = 0; k < n->count * c->ports && base + k < o->ports; k++) {
+			o->spec[base + k] = (int)i;
+			o->nic[base + k] = k / c->ports;
+			o->nic_port[base + k] = k % c->ports;
+		}
+		base += n->count * c->ports;
+	}
+}
+
+static void srv_ports_free(struct srv_ports *o)
+{
+	free(o->cage);
+	free(o->spec);
+	free(o->nic);
+	free(o->nic_port);
+}
+
+/* Fill an end: port p of member j of group gi. False beyond the device's ports. */
+static bool fill_end(const struct walker *w, int kind, size_t gi, long j, long p, struct cab_end *e)
+{
+	memset(e, 0, sizeof *e);
+	e->kind = kind;
+	e->group = gi;
+	e->member = j;
+	e->nic_spec = -1;
+	if (kind == GK_SERVER) {
+		const struct srv_ports *o = &w->srv[gi];
+		if (p < 0 || p >= o->ports || o->spec[p] < 0)
+			return false;
+		e->port = (int)p;
+		e->cage = o->cage[p];
+		e->cage_ports = o->cage_ports;
+		e->nic_spec = o->spec[p];
+		e->nic = o->nic[p];
+		e->nic_port = o->nic_port[p];
+		e->lane = e->nic_port;
+		return true;
+	} else {
+		const struct sw_ports *o = &w->sw[gi];
+		if (p < 0 || p >= o->radix)
+			return false;
+		e->port = (int)p;
+		e->cage = (int)(p / o->per);
+		e->cage_ports = o->per;
+		e->lane = (int)(p % o->per) / o->breakout;
+		e->sub = (int)(p % o->breakout);
+		return true;
+	}
+}
 
 static void emit(struct walker *w, size_t bundle, long index, const struct cab_bundle *r, long am, long ap, long bm,
 		 long bp)
@@ -310,7 +484,7 @@ static void emit(struct walker *w, size_t bundle, long index, const struct cab_b
 	struct cab_link lk;
 	lk.bundle = bundle;
 	lk.index = index;
-	if (!fill_end(w->d, w->cat, r->fk, r->fi, am, ap, &lk.a) || !fill_end(w->d, w->cat, r->tk, r->ti, bm, bp, &lk.b)) {
+	if (!fill_end(w, r->fk, r->fi, am, ap, &lk.a) || !fill_end(w, r->tk, r->ti, bm, bp, &lk.b)) {
 		w->beyond++;
 		return;
 	}
@@ -321,12 +495,30 @@ static void emit(struct walker *w, size_t bundle, long index, const struct cab_b
 
 long cabling_walk(const struct design *d, const struct catalog *cat, cab_fn fn, void *ctx, struct ncf_diag *problems)
 {
-	size_t nsw = d->switches.n, i;
 	struct cab_bundle *wb = cabling_bundles(d, cat);
+	long n = cabling_walk_with(d, cat, wb, fn, ctx, problems);
+	free(wb);
+	return n;
+}
+
+long cabling_walk_with(const struct design *d, const struct catalog *cat, const struct cab_bundle *wb, cab_fn fn,
+		       void *ctx, struct ncf_diag *problems)
+{
+	size_t nsw = d->switches.n, i;
 	long **next = xcalloc(nsw + 1, sizeof *next);
-	struct walker w = { d, cat, fn, ctx, 0, 0 };
-	for (i = 0; i < nsw; i++)
+	struct walker w = { d, fn, ctx, NULL, NULL, 0, 0 };
+	w.srv = xcalloc(d->servers.n + 1, sizeof *w.srv);
+	w.sw = xcalloc(nsw + 1, sizeof *w.sw);
+	for (i = 0; i < d->servers.n; i++)
+		srv_ports_init(DESIGN_SERVER(d, i), cat, &w.srv[i]);
+	for (i = 0; i < nsw; i++) {
+		const struct switch_group *g = DESIGN_SWITCH(d, i);
+		const struct cat_switch *c = catalog_switch(cat, g->model);
+		w.sw[i].breakout = g->breakout > 0 ? g->breakout : 1;
+		w.sw[i].radix = c ? (long)c->ports * w.sw[i].breakout : 0;
+		w.sw[i].per = cabling_switch_cage_ports(g, c);
 		next[i] = xcalloc((size_t)count_of(d, GK_SWITCH, i) + 1, sizeof **next);
+	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		const struct cab_bundle *r = &wb[i];
@@ -368,7 +560,10 @@ long cabling_walk(const struct design *d, const struct catalog *cat, cab_fn fn, 
 	}
 	for (i = 0; i < nsw; i++)
 		free(next[i]);
+	for (i = 0; i < d->servers.n; i++)
+		srv_ports_free(&w.srv[i]);
 	free(next);
-	free(wb);
+	free(w.srv);
+	free(w.sw);
 	return w.walked;
 }

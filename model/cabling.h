@@ -31,7 +31,8 @@
  * A server whose catalog entry names nic_cages C for its P compute ports puts port k in
  * cage k*C/P (DGX H100: 8 ports in 4 twin-port OSFP cages); otherwise each port is a cage.
  *
- * Cost: proportional to the number of links (the plan is walked, never stored whole). */
+ * Cost: proportional to the number of links and groups (the plan is walked, never stored
+ * whole; names are resolved once, through a sorted index). */
 #ifndef NCF_CABLING_H
 #define NCF_CABLING_H
 #include "model/design.h"
@@ -66,9 +67,10 @@ struct cab_bundle {
 	long offset, D;      /* up: position of the from group's first member in Y; Y's total */
 	long from_port;      /* first port of this part on each member of its from end */
 	long to_port;        /* peer and mesh: first port on each member of its to end (-1 up) */
+	int gbps;            /* link speed, as bundle_speed_gbps */
 };
 
-/* The bundles of d as wired (an array of d->bundles.n, the caller frees it). */
+/* The bundles of d as wired (an array of d->bundles.n + 1, the caller frees it). */
 struct cab_bundle *cabling_bundles(const struct design *d, const struct catalog *cat);
 /* The switch of a group of count switches that link l (of the head's L) of position p of
  * an up bundle lands on, or -1 when the group is empty. */
@@ -77,13 +79,19 @@ long cabling_target(const struct cab_bundle *b, long count, long p, long l);
 typedef void (*cab_fn)(const struct cab_link *l, void *ctx);
 
 /* Call fn for every link that lands on a port that exists, in bundle order, then member
- * (pair for peer and mesh bundles) and link order. Links that land on no switch or beyond a switch's radix are not passed
- * to fn: each bundle that has some adds one error to problems (when not NULL) naming how
- * many and why. Returns the number of links passed to fn. */
+ * (pair for peer and mesh bundles) and link order. Links that land on no switch or beyond
+ * a device's ports are not passed to fn: each bundle that has some adds one error to
+ * problems (when not NULL) naming how many and why. Returns the number of links passed to
+ * fn. cabling_walk_with takes the bundles from cabling_bundles (to walk several times). */
 long cabling_walk(const struct design *d, const struct catalog *cat, cab_fn fn, void *ctx, struct ncf_diag *problems);
+long cabling_walk_with(const struct design *d, const struct catalog *cat, const struct cab_bundle *wb, cab_fn fn,
+		       void *ctx, struct ncf_diag *problems);
 
-/* Ports each member of switch group g uses down and up by the plan (arrays of the group's
- * count, the caller frees both). */
+/* Ports per switch of every switch group by the plan: down[g][s] for member s of group g
+ * (down ports differ switch by switch), up[g] the up and peer ports each switch of g uses.
+ * The caller frees down[g] for every group, down and up. */
+void cabling_ports(const struct design *d, const struct cab_bundle *wb, long ***down, long **up);
+/* The same for one group (arrays of the group's count, the caller frees both). */
 void cabling_switch_use(const struct design *d, const struct catalog *cat, size_t g, long **down, long **up);
 
 /* Logical ports per cage of switch group g (after breakout), at least 1. */

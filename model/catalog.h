@@ -16,6 +16,9 @@
 #include "model/schema.h"
 
 #define NCF_NAME_MAX 48
+/* A cable's, fibre's or module's name in the cable plan: a catalog name, or what the part
+ * must be ("800G twin-port osfp transceiver (finned top, smf, not in the catalog)"). */
+#define CP_NAME_MAX (NCF_NAME_MAX + 80)
 #define NCF_SOURCE_MAX 512
 #define NCF_NETBOX_MAX 64
 

@@ -37,12 +37,29 @@ struct pending {
 };
 
 /* A server rack (or domain rack) before rows are known. */
+/* A device by group and member: named only when a rack's first and last are written. */
+struct devref {
+	int kind;        /* GK_SERVER or GK_SWITCH; GK_NONE: none yet */
+	size_t group;
+	long member;
+};
+
+static void devref_name(const struct design *d, const struct devref *r, char *out, size_t size)
+{
+	if (r->kind == GK_SERVER)
+		floor_member_name(out, size, DESIGN_SERVER(d, r->group)->name, DESIGN_SERVER(d, r->group)->count, r->member);
+	else if (r->kind == GK_SWITCH)
+		floor_member_name(out, size, DESIGN_SWITCH(d, r->group)->name, DESIGN_SWITCH(d, r->group)->count, r->member);
+	else
+		out[0] = '\0';
+}
+
 struct srack {
 	int kind;
 	int units_used;
 	double power_W;
 	int devices;
-	char first[FLOOR_NAME_MAX], last[FLOOR_NAME_MAX];
+	struct devref first, last;
 	int index;       /* final index in f->racks */
 };
 
@@ -61,20 +78,58 @@ static int switch_height(const struct cat_switch *c, struct floor *f)
 	return 1;
 }
 
-/* For every member of switch group g, the (server group, member) of the first server
- * wired to it, or group -1. */
-static void first_servers(const struct design *d, const struct cab_bundle *wb, size_t g, long *sgrp, long *smem)
+/* The bundles the layout asks about, found once: per switch group the server bundles up
+ * into it (in design order), per server group its first rail-wired bundle up. */
+struct bindex {
+	size_t *start, *into;   /* into[start[g] .. start[g+1]) */
+	long *rail_first;       /* per server group, -1 when none */
+};
+
+static void bindex_build(const struct design *d, const struct cab_bundle *wb, struct bindex *x)
 {
-	long count = DESIGN_SWITCH(d, g)->count, s, j, l;
-	size_t i;
-	for (s = 0; s < count; s++)
-		sgrp[s] = smem[s] = -1;
+	size_t i, nsw = d->switches.n, *fill = xcalloc(nsw + 1, sizeof *fill);
+	x->start = xcalloc(nsw + 2, sizeof *x->start);
+	x->into = xcalloc(d->bundles.n + 1, sizeof *x->into);
+	x->rail_first = xcalloc(d->servers.n + 1, sizeof *x->rail_first);
+	for (i = 0; i < d->servers.n; i++)
+		x->rail_first[i] = -1;
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct cab_bundle *r = &wb[i];
-		long members;
-		if (r->kind != BK_UP || r->fk != GK_SERVER || r->ti != g)
+		if (r->kind != BK_UP || r->fk != GK_SERVER)
 			continue;
-		members = DESIGN_SERVER(d, r->fi)->count;
+		x->start[r->ti + 1]++;
+		if (r->wiring == WIRE_RAIL && x->rail_first[r->fi] < 0)
+			x->rail_first[r->fi] = (long)i;
+	}
+	for (i = 1; i <= nsw; i++)
+		x->start[i] += x->start[i - 1];
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct cab_bundle *r = &wb[i];
+		if (r->kind == BK_UP && r->fk == GK_SERVER)
+			x->into[x->start[r->ti] + fill[r->ti]++] = i;
+	}
+	free(fill);
+}
+
+static void bindex_free(struct bindex *x)
+{
+	free(x->start);
+	free(x->into);
+	free(x->rail_first);
+}
+
+/* For every member of switch group g, the (server group, member) of the first server
+ * wired to it, or group -1. */
+static void first_servers(const struct design *d, const struct cab_bundle *wb, const struct bindex *x, size_t g,
+			  long *sgrp, long *smem)
+{
+	long count = DESIGN_SWITCH(d, g)->count, s, j, l;
+	size_t k;
+	for (s = 0; s < count; s++)
+		sgrp[s] = smem[s] = -1;
+	for (k = x->start[g]; k < x->start[g + 1]; k++) {
+		const struct cab_bundle *r = &wb[x->into[k]];
+		long members = DESIGN_SERVER(d, r->fi)->count;
 		for (j = 0; j < members; j++)
 			for (l = r->lo; l < r->lo + r->n; l++) {
 				long t = cabling_target(r, count, r->offset + j, l);
@@ -88,38 +143,29 @@ static void first_servers(const struct design *d, const struct cab_bundle *wb, s
 
 /* The scalable unit of server group gi: the members behind one set of rail leaves of its
  * first rail-wired bundle (0 when it has none), and the group's position offset there. */
-static long rail_unit(const struct design *d, const struct cab_bundle *wb, size_t gi, long *off)
+static long rail_unit(const struct design *d, const struct cab_bundle *wb, const struct bindex *x, size_t gi, long *off)
 {
-	size_t i;
+	const struct cab_bundle *r;
+	long units;
 	*off = 0;
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct cab_bundle *r = &wb[i];
-		long units;
-		if (r->kind != BK_UP || r->wiring != WIRE_RAIL || r->fk != GK_SERVER || r->fi != gi)
-			continue;
-		*off = r->offset;
-		units = DESIGN_SWITCH(d, r->ti)->count / (r->L > 0 ? r->L : 1);
-		if (units < 1)
-			units = 1;
-		return (r->D + units - 1) / units;
-	}
-	return 0;
+	if (x->rail_first[gi] < 0)
+		return 0;
+	r = &wb[x->rail_first[gi]];
+	*off = r->offset;
+	units = DESIGN_SWITCH(d, r->ti)->count / (r->L > 0 ? r->L : 1);
+	if (units < 1)
+		units = 1;
+	return (r->D + units - 1) / units;
 }
 
 /* Is every server bundle into switch group g top-of-rack wired (and is there one)? */
-static bool fed_tor(const struct design *d, size_t g)
+static bool fed_tor(const struct cab_bundle *wb, const struct bindex *x, size_t g)
 {
-	size_t i, k;
-	bool any = false;
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		if (strcmp(b->to, DESIGN_SWITCH(d, g)->name) != 0 || design_find(d, b->from, &k) != GK_SERVER)
-			continue;
-		if (b->wiring != WIRE_TOR)
+	size_t k;
+	for (k = x->start[g]; k < x->start[g + 1]; k++)
+		if (wb[x->into[k]].wiring != WIRE_TOR)
 			return false;
-		any = true;
-	}
-	return any;
+	return x->start[g + 1] > x->start[g];
 }
 
 static int group_place(const struct floor *f, const struct switch_group *sw, bool tor)
@@ -147,7 +193,8 @@ static int derive_spr(const struct floor *f, long count, int su, double sp, long
 	return spr < 1 ? 1 : spr;
 }
 
-static int lay_servers(struct floor *f, struct vec *sracks, size_t first, size_t a, size_t b, int row, int pos)
+static int lay_servers(struct floor *f, const struct design *d, struct vec *sracks, size_t first, size_t a, size_t b,
+		       int row, int pos)
 {
 	size_t r;
 	for (r = a; r < b; r++) {
@@ -159,28 +206,62 @@ static int lay_servers(struct floor *f, struct vec *sracks, size_t first, size_t
 		fr->units_used = sr->units_used;
 		fr->power_W = sr->power_W;
 		fr->devices = sr->devices;
-		snprintf(fr->first, sizeof fr->first, "%s", sr->first);
-		snprintf(fr->last, sizeof fr->last, "%s", sr->last);
+		devref_name(d, &sr->first, fr->first, sizeof fr->first);
+		devref_name(d, &sr->last, fr->last, sizeof fr->last);
 		snprintf(fr->name, sizeof fr->name, "R%02d-%02d", row + 1, fr->pos + 1);
 		sr->index = (int)f->racks.n - 1;
 	}
 	return pos;
 }
 
-/* Network racks of one cluster of a row, switches stacked from the top down. */
-static int lay_network(struct floor *f, const struct design *d, const struct vec *pend, int row, int cluster, int pos)
+/* Network racks of one cluster of a row, switches stacked from the top down. at lists the
+ * pending devices of each (row, cluster) in order (see pending_buckets). */
+struct buckets {
+	size_t *start;   /* per row * 2 + cluster: first index in order */
+	size_t *order;   /* indices into pend */
+	int rows;
+};
+
+static void pending_buckets(const struct vec *pend, int rows, struct buckets *b)
 {
-	size_t pi;
+	size_t i, nb = (size_t)(rows > 0 ? rows : 0) * 2, *fill;
+	b->rows = rows;
+	b->start = xcalloc(nb + 2, sizeof *b->start);
+	b->order = xcalloc(pend->n + 1, sizeof *b->order);
+	fill = xcalloc(nb + 2, sizeof *fill);
+	for (i = 0; i < pend->n; i++) {
+		const struct pending *pd = &VEC_AT(*pend, struct pending, i);
+		if (pd->row >= 0 && pd->row < rows)
+			b->start[(size_t)pd->row * 2 + (pd->cluster == RP_END) + 1]++;
+	}
+	for (i = 1; i <= nb; i++)
+		b->start[i] += b->start[i - 1];
+	for (i = 0; i < pend->n; i++) {
+		const struct pending *pd = &VEC_AT(*pend, struct pending, i);
+		size_t k;
+		if (pd->row < 0 || pd->row >= rows)
+			continue;
+		k = (size_t)pd->row * 2 + (pd->cluster == RP_END);
+		b->order[b->start[k] + fill[k]++] = i;
+	}
+	free(fill);
+}
+
+static int lay_network(struct floor *f, const struct design *d, const struct vec *pend, const struct buckets *at, int row,
+		       int cluster, int pos)
+{
+	size_t k = (size_t)row * 2 + (cluster == RP_END), oi;
 	int U = f->p.rack_units, used = U;
 	struct floor_rack *fr = NULL;
-	for (pi = 0; pi < pend->n; pi++) {
-		const struct pending *pd = &VEC_AT(*pend, struct pending, pi);
-		const struct switch_group *sw = DESIGN_SWITCH(d, pd->group);
+	struct devref last = { GK_NONE, 0, 0 };
+	if (row < 0 || row >= at->rows)
+		return pos;
+	for (oi = at->start[k]; oi < at->start[k + 1]; oi++) {
+		const struct pending *pd = &VEC_AT(*pend, struct pending, at->order[oi]);
 		struct floor_spot *sp;
-		char name[FLOOR_NAME_MAX];
-		if (pd->row != row || pd->cluster != cluster)
-			continue;
 		if (!fr || used + pd->height > U) {
+			if (fr)
+				devref_name(d, &last, fr->last, sizeof fr->last);
 			fr = vec_push(&f->racks, sizeof *fr);
 			fr->row = row;
 			fr->pos = pos++;
@@ -197,11 +278,12 @@ static int lay_network(struct floor *f, const struct design *d, const struct vec
 		used += pd->height;
 		fr->units_used = used;
 		fr->power_W += pd->power_W;
-		floor_member_name(name, sizeof name, sw->name, sw->count, pd->member);
+		last = (struct devref){ GK_SWITCH, pd->group, pd->member };
 		if (!fr->devices++)
-			snprintf(fr->first, sizeof fr->first, "%s", name);
-		snprintf(fr->last, sizeof fr->last, "%s", name);
+			devref_name(d, &last, fr->first, sizeof fr->first);
 	}
+	if (fr)
+		devref_name(d, &last, fr->last, sizeof fr->last);
 	return pos;
 }
 
@@ -215,8 +297,11 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 	int *tor_used; /* per server rack: units its top-of-rack switches take */
 	int rpr = 0;
 	struct cab_bundle *wb;
+	struct bindex bx;
+	struct buckets pend_at;
 	memset(f, 0, sizeof *f);
 	wb = cabling_bundles(d, cat);
+	bindex_build(d, wb, &bx);
 	f->p = d->physical;
 	if (f->p.rack_units <= 0)
 		f->p.rack_units = DEFAULT_UNITS;
@@ -250,7 +335,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 		f->sw[i] = xcalloc((size_t)(sw->count > 0 ? sw->count : 0) + 1, sizeof **f->sw);
 		for (s = 0; s < sw->count; s++)
 			f->sw[i][s].rack = -1;
-		leaf_place[i] = group_place(f, sw, fed_tor(d, i));
+		leaf_place[i] = group_place(f, sw, fed_tor(wb, &bx, i));
 	}
 	f->place[ROLE_LEAF] = f->place[ROLE_LEAF] ? f->place[ROLE_LEAF] : (f->nsw ? RP_MIDDLE : RP_MIDDLE);
 	for (i = 0; i < f->nsw; i++)
@@ -285,7 +370,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 				continue;
 			sgrp = xrealloc(sgrp, (size_t)sw->count * sizeof *sgrp);
 			smem = xrealloc(smem, (size_t)sw->count * sizeof *smem);
-			first_servers(d, wb, i, sgrp, smem);
+			first_servers(d, wb, &bx, i, sgrp, smem);
 			for (s = 0; s < sw->count; s++)
 				if (sgrp[s] >= 0) {
 					tor_count[sgrp[s]]++;
@@ -303,7 +388,6 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 			int su = s && s->rack_units > 0 ? (int)ceil(s->rack_units) : 0, spr;
 			double sp = s ? s->power_W : 0;
 			size_t m;
-			char name[FLOOR_NAME_MAX];
 			f->server[i] = xcalloc((size_t)n + 1, sizeof **f->server);
 			if (g->domain[0] && design_find(d, g->domain, &m) == GK_DOMAIN) {
 				const struct domain_group *dm = DESIGN_DOMAIN(d, m);
@@ -354,10 +438,9 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 					if (f->server[i][j].u + su - 1 > sr->units_used)
 						sr->units_used = f->server[i][j].u + su - 1;
 					sr->power_W += sp;
-					floor_member_name(name, sizeof name, g->name, g->count, j);
-					if (!sr->devices++ || !sr->first[0])
-						snprintf(sr->first, sizeof sr->first, "%s", name);
-					snprintf(sr->last, sizeof sr->last, "%s", name);
+					if (!sr->devices++ || sr->first.kind != GK_SERVER)
+						sr->first = (struct devref){ GK_SERVER, i, j };
+					sr->last = (struct devref){ GK_SERVER, i, j };
 				}
 				continue;
 			}
@@ -373,7 +456,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 				note(f, "one server draws more than the rack power budget: one per rack");
 			f->servers_per_rack[i] = spr;
 			{
-				long off, us = rail_unit(d, wb, i, &off), slot = 0;
+				long off, us = rail_unit(d, wb, &bx, i, &off), slot = 0;
 				for (j = 0; j < n; j++) {
 					struct srack *sr;
 					/* A new rack when this one is full, and at each scalable unit. */
@@ -388,10 +471,9 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 				f->server[i][j].height = su;
 				sr->units_used += su;
 				sr->power_W += sp;
-				floor_member_name(name, sizeof name, g->name, g->count, j);
 				if (!sr->devices++)
-					snprintf(sr->first, sizeof sr->first, "%s", name);
-				snprintf(sr->last, sizeof sr->last, "%s", name);
+					sr->first = (struct devref){ GK_SERVER, i, j };
+				sr->last = (struct devref){ GK_SERVER, i, j };
 				}
 			}
 		}
@@ -405,7 +487,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 	/* Racks per row: one scalable unit (the servers behind one set of rail leaves). */
 	rpr = f->p.racks_per_row;
 	for (i = 0; i < f->nserver && rpr <= 0; i++) {
-		long off, us = rail_unit(d, wb, i, &off);
+		long off, us = rail_unit(d, wb, &bx, i, &off);
 		if (us > 0 && f->servers_per_rack[i] > 0)
 			rpr = (int)((us + f->servers_per_rack[i] - 1) / f->servers_per_rack[i]);
 	}
@@ -427,7 +509,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 			continue;
 		sgrp = xrealloc(sgrp, (size_t)sw->count * sizeof *sgrp);
 		smem = xrealloc(smem, (size_t)sw->count * sizeof *smem);
-		first_servers(d, wb, i, sgrp, smem);
+		first_servers(d, wb, &bx, i, sgrp, smem);
 		for (s = 0; s < sw->count; s++) {
 			int srow = 0;
 			int where = sw->role == ROLE_LEAF ? leaf_place[i] : group_place(f, sw, false);
@@ -437,7 +519,6 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 			    f->server[sgrp[s]][smem[s]].rack >= 0) {
 				int rk = f->server[sgrp[s]][smem[s]].rack;
 				struct srack *sr = &VEC_AT(sracks, struct srack, rk);
-				char name[FLOOR_NAME_MAX];
 				tor_used[rk] += h;
 				f->sw[i][s].rack = -(rk + 2); /* a server rack, mapped below */
 				f->sw[i][s].u = U - tor_used[rk] + 1;
@@ -445,8 +526,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 				sr->units_used += h;
 				sr->power_W += switch_power(c);
 				sr->devices++;
-				floor_member_name(name, sizeof name, sw->name, sw->count, s);
-				snprintf(sr->last, sizeof sr->last, "%s", name);
+				sr->last = (struct devref){ GK_SWITCH, i, (long)s };
 				if (sr->units_used > U)
 					note(f, "a server rack holds more than its rack units (servers and top-of-rack switches)");
 				continue;
@@ -466,15 +546,16 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 
 	/* Lay out the rows: the first half of the row's server racks, the middle network
 	 * cluster, the second half, the end cluster. */
+	pending_buckets(&pend, f->rows, &pend_at);
 	for (row = 0; row < f->rows; row++) {
 		size_t first = (size_t)row * (size_t)rpr, n = 0;
 		int pos = 0;
 		if (first < sracks.n)
 			n = sracks.n - first < (size_t)rpr ? sracks.n - first : (size_t)rpr;
-		pos = lay_servers(f, &sracks, first, 0, n / 2, row, pos);
-		pos = lay_network(f, d, &pend, row, RP_MIDDLE, pos);
-		pos = lay_servers(f, &sracks, first, n / 2, n, row, pos);
-		lay_network(f, d, &pend, row, RP_END, pos);
+		pos = lay_servers(f, d, &sracks, first, 0, n / 2, row, pos);
+		pos = lay_network(f, d, &pend, &pend_at, row, RP_MIDDLE, pos);
+		pos = lay_servers(f, d, &sracks, first, n / 2, n, row, pos);
+		lay_network(f, d, &pend, &pend_at, row, RP_END, pos);
 	}
 	/* Server, tray and top-of-rack spots hold server-rack indexes so far. */
 	for (i = 0; i < f->nserver; i++) {
@@ -499,9 +580,12 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 	free(tor_used);
 	vec_release(&sracks);
 	vec_release(&pend);
+	free(pend_at.start);
+	free(pend_at.order);
 	free(sgrp);
 	free(smem);
 	free(leaf_place);
+	bindex_free(&bx);
 	free(wb);
 }
 

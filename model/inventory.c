@@ -9,6 +9,7 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 	size_t i, k;
 	struct cableplan p;
 	struct bom b;
+	long **down, *up;
 	memset(inv, 0, sizeof *inv);
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
@@ -30,26 +31,25 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 		inv->nvlink_domains += m->count;
 		inv->nvswitch_trays += (long)m->count * m->switch_trays;
 	}
+	cableplan_build(d, cat, &p, NULL, NULL);
+	cabling_ports(d, p.wb, &down, &up);
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *sw = DESIGN_SWITCH(d, i);
 		const struct cat_switch *c = catalog_switch(cat, sw->model);
 		struct inv_switch_group *s = vec_push(&inv->switch_groups, sizeof *s);
-		long *down, *up, j;
+		long j;
 		snprintf(s->name, sizeof s->name, "%s", sw->name);
 		snprintf(s->model, sizeof s->model, "%s", sw->model);
 		s->role = sw->role;
 		s->count = sw->count;
 		inv->switches[sw->role] += sw->count;
-		cabling_switch_use(d, cat, i, &down, &up);
 		for (j = 0; j < sw->count; j++) {
-			if (down[j] > s->down)
-				s->down = down[j];
-			if (up[j] > s->up)
-				s->up = up[j];
-			s->down_total += down[j];
+			if (down[i][j] > s->down)
+				s->down = down[i][j];
+			s->down_total += down[i][j];
 		}
-		free(down);
-		free(up);
+		s->up = sw->count > 0 ? up[i] : 0;
+		free(down[i]);
 		if (c) {
 			s->ports = (long)c->ports * sw->breakout;
 			s->port_speed_gbps = switch_port_gbps(sw, c);
@@ -58,14 +58,15 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 			inv->rack_units_unknown++;
 		s->free = s->ports - s->down - s->up;
 	}
-	cableplan_build(d, cat, &p, NULL, NULL);
+	free(down);
+	free(up);
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *bd = DESIGN_BUNDLE(d, i);
 		const struct cp_bundle *pb = &VEC_AT(p.bundles, struct cp_bundle, i);
 		struct inv_link *l = vec_push(&inv->bundles, sizeof *l);
 		snprintf(l->from, sizeof l->from, "%s", bd->from);
 		snprintf(l->to, sizeof l->to, "%s", bd->to);
-		l->speed_gbps = bundle_speed_gbps(d, cat, bd);
+		l->speed_gbps = p.wb[i].gbps;
 		l->media = pb->links ? pb->media : (bd->media ? bd->media : MEDIA_TRANSCEIVER);
 		l->links = pb->links;
 		memcpy(l->by_media, pb->by_media, sizeof l->by_media);
@@ -82,8 +83,8 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 	inv->cables = p.cables;
 	inv->fibres = p.fibres;
 	inv->racks = (long)p.floor.racks.n;
+	bom_from_plan(d, cat, &p, &b);
 	cableplan_free(&p);
-	bom_compute(d, cat, &b);
 	inv->power_W = b.max_W;
 	inv->power_typ_W = b.typ_W;
 	inv->power_unknown = b.max_unknown;
@@ -96,4 +97,15 @@ void inventory_free(struct inventory *inv)
 {
 	vec_release(&inv->switch_groups);
 	vec_release(&inv->bundles);
+}
+
+bool inventory_same_inputs(const struct design *a, const struct design *b)
+{
+	struct design x = *a; /* a shallow view of a, only read */
+	x.fabric = b->fabric;
+	x.job = b->job;
+	x.canvas = b->canvas;
+	memcpy(x.name, b->name, sizeof x.name);
+	memcpy(x.description, b->description, sizeof x.description);
+	return schema_equal(&design_schema, &x, b);
 }

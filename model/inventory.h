@@ -23,8 +23,8 @@ struct inv_link {
 	int speed_gbps, media;    /* media: what most of its links use */
 	long links;               /* links that land on a port */
 	long by_media[5];         /* of those, per enum media */
-	char cable[NCF_NAME_MAX + 40]; /* the cable or fibre of the medium most of its links use */
-	char optic[2][NCF_NAME_MAX + 40]; /* the transceiver at the from and the to end, or "" */
+	char cable[CP_NAME_MAX]; /* the cable or fibre of the medium most of its links use */
+	char optic[2][CP_NAME_MAX]; /* the transceiver at the from and the to end, or "" */
 	long transceivers;        /* optics at both ends (one per cage) */
 	double min_m, max_m;      /* shortest and longest link, m */
 };
@@ -48,5 +48,9 @@ struct inventory {
 
 void inventory_compute(const struct design *d, const struct catalog *cat, struct inventory *inv);
 void inventory_free(struct inventory *inv);
+/* Would a and b have the same inventory? They differ at most in what the inventory does
+ * not read: the job, the fabric options, the canvas, the name and the description. (The
+ * designer recomputes the cable plan only when an edit changes what it is built from.) */
+bool inventory_same_inputs(const struct design *a, const struct design *b);
 
 #endif

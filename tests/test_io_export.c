@@ -12,6 +12,7 @@
 #include "io/export.h"
 #include "io/parse.h"
 #include "layouts/template.h"
+#include "model/cabling.h"
 #include "model/inventory.h"
 
 #include "shipped.h"
@@ -591,8 +592,8 @@ Test(export, csv_quoting)
 }
 
 /* The plan's ports per switch (what the report shows and NetBox cables) and the check's
- * (switch_ports_used, what the radix check reads) are the same numbers, on every shipped
- * example, test design and template. */
+ * (switch_ports_used, what the radix check reads) are the same numbers, and so are the
+ * link speeds, on every shipped example, test design and template. */
 static void same_ports(const char *what, const struct design *d, const struct catalog *cat)
 {
 	struct inventory inv;
@@ -607,6 +608,13 @@ static void same_ports(const char *what, const struct design *d, const struct ca
 		cr_expect_eq(s->up, up, "%s, %s: the plan uses %ld up ports, the check counts %ld", what, s->name, s->up, up);
 	}
 	inventory_free(&inv);
+	{
+		/* The plan's link speeds (resolved once) are bundle_speed_gbps's. */
+		struct cab_bundle *wb = cabling_bundles(d, cat);
+		for (i = 0; i < d->bundles.n; i++)
+			cr_expect_eq(wb[i].gbps, bundle_speed_gbps(d, cat, DESIGN_BUNDLE(d, i)), "%s, bundle %zu", what, i);
+		free(wb);
+	}
 }
 
 Test(export, plan_and_check_count_the_same_ports)

@@ -47,6 +47,27 @@ Test(design, inventory_counts)
 	inventory_free(&inv);
 }
 
+/* The designer keeps the inventory across edits that leave the hardware alone. */
+Test(design, inventory_inputs)
+{
+	struct design e;
+	design_copy(&e, &d);
+	cr_assert(inventory_same_inputs(&e, &d));
+	e.job.tp = 8;
+	e.fabric.sharp = !e.fabric.sharp;
+	snprintf(e.name, sizeof e.name, "renamed");
+	cr_assert(inventory_same_inputs(&e, &d), "the job, the fabric options and the name are not the inventory's");
+	DESIGN_SERVER(&e, 0)->count++;
+	cr_assert_not(inventory_same_inputs(&e, &d), "a count is");
+	DESIGN_SERVER(&e, 0)->count--;
+	DESIGN_BUNDLE(&e, 0)->media = MEDIA_AOC;
+	cr_assert_not(inventory_same_inputs(&e, &d), "a bundle's media is");
+	DESIGN_BUNDLE(&e, 0)->media = DESIGN_BUNDLE(&d, 0)->media;
+	e.physical.rack_power_kW = 20;
+	cr_assert_not(inventory_same_inputs(&e, &d), "the physical layout is");
+	design_free(&e);
+}
+
 Test(design, unknown_gpu_suggests)
 {
 	SETS(DESIGN_SERVER(&d, 0)->gpu, "a10");

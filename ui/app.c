@@ -281,6 +281,8 @@ void app_free(struct app *app)
 	design_free(&app->design);
 	catalog_free(&app->catalog);
 	inventory_free(&app->inv);
+	if (app->inv_of_valid)
+		design_free(&app->inv_of);
 	diag_free(&app->problems);
 	placement_free(&app->place);
 	if (app->pinned)
@@ -294,11 +296,19 @@ void app_free(struct app *app)
 void app_recompute(struct app *app)
 {
 	catalog_free(&app->catalog);
-	inventory_free(&app->inv);
 	diag_clear(&app->problems);
 	design_catalog(&app->design, app->shipped, &app->catalog);
 	design_check(&app->design, &app->catalog, &app->problems);
-	inventory_compute(&app->design, &app->catalog, &app->inv);
+	/* The inventory walks every link (the cable plan): only when an edit changes what it
+	 * is built from, not for the job, the fabric options, the size or the canvas. */
+	if (!app->inv_of_valid || !inventory_same_inputs(&app->inv_of, &app->design)) {
+		inventory_free(&app->inv);
+		inventory_compute(&app->design, &app->catalog, &app->inv);
+		if (app->inv_of_valid)
+			design_free(&app->inv_of);
+		design_copy(&app->inv_of, &app->design);
+		app->inv_of_valid = true;
+	}
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
 	{

@@ -184,6 +184,8 @@ struct app {
 	const struct catalog *shipped;
 	struct catalog catalog;       /* shipped + the design's overrides */
 	struct inventory inv;
+	struct design inv_of;         /* the design inv was computed for (valid when inv_of_valid) */
+	bool inv_of_valid;
 	struct ncf_diag problems;
 	struct metrics metrics;       /* the model's numbers, recomputed on every edit */
 	struct placement place;       /* blocks on the canvas */
