@@ -379,6 +379,11 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 				}
 		}
 		/* Server racks. */
+		bool run_open = false;
+		const char *run_model = NULL;
+		int run_su = 0, run_spr = 1;
+		double run_sp = 0;
+		long run_slot = -1;
 		for (i = 0; i < d->domains.n; i++)
 			domain_first[i] = -1;
 		for (i = 0; i < f->nserver; i++) {
@@ -391,6 +396,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 			f->server[i] = xcalloc((size_t)n + 1, sizeof **f->server);
 			if (g->domain[0] && design_find(d, g->domain, &m) == GK_DOMAIN) {
 				const struct domain_group *dm = DESIGN_DOMAIN(d, m);
+				run_open = false;
 				const struct cat_fabric *tray = catalog_fabric(cat, dm->tray);
 				int tu = tray && tray->rack_units > 0 ? (int)ceil(tray->rack_units) : 1;
 				if (!su)
@@ -450,17 +456,36 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 			}
 			if (sp <= 0)
 				note(f, "a server's power is not in the catalog: the rack power budget is not applied to it");
-			spr = f->p.servers_per_rack > 0 ? f->p.servers_per_rack
-							 : derive_spr(f, n, su, sp, tor_count[i], tor_u[i], tor_p[i]);
+			/* Groups of the same server written one after another share racks as one
+			 * group would (the same hardware, the same layout): a run of them. */
+			if (!(run_open && run_model && strcmp(run_model, g->model) == 0 && run_su == su && run_sp == sp)) {
+				long total = 0, tors = 0;
+				size_t k;
+				for (k = i; k < f->nserver; k++) {
+					const struct server_group *h = DESIGN_SERVER(d, k);
+					if (k > i && (strcmp(h->model, g->model) != 0 || h->domain[0]))
+						break;
+					total += h->count > 0 ? h->count : 0;
+					tors += tor_count[k];
+				}
+				run_spr = f->p.servers_per_rack > 0 ? f->p.servers_per_rack
+								    : derive_spr(f, total, su, sp, tors, tor_u[i], tor_p[i]);
+				run_open = true;
+				run_model = g->model;
+				run_su = su;
+				run_sp = sp;
+				run_slot = -1;
+			}
+			spr = run_spr;
 			if (sp > f->p.rack_power_kW * 1000)
 				note(f, "one server draws more than the rack power budget: one per rack");
 			f->servers_per_rack[i] = spr;
 			{
-				long off, us = rail_unit(d, wb, &bx, i, &off), slot = 0;
+				long off, us = rail_unit(d, wb, &bx, i, &off), slot = run_slot;
 				for (j = 0; j < n; j++) {
 					struct srack *sr;
 					/* A new rack when this one is full, and at each scalable unit. */
-					if (j == 0 || slot == spr || (us > 0 && (off + j) % us == 0)) {
+					if (slot < 0 || slot == spr || (us > 0 && (off + j) % us == 0)) {
 						sr = vec_push(&sracks, sizeof *sr);
 						sr->kind = RACK_SERVER;
 						slot = 0;
@@ -475,6 +500,7 @@ void floor_build(const struct design *d, const struct catalog *cat, struct floor
 					sr->first = (struct devref){ GK_SERVER, i, j };
 				sr->last = (struct devref){ GK_SERVER, i, j };
 				}
+				run_slot = slot;
 			}
 		}
 		free(tor_count);

@@ -4,8 +4,10 @@
  * Derived from the design and the catalog; the design's physical: section (design.h)
  * overrides each choice. The rules (ncfabric.5, section PHYSICAL LAYOUT):
  *   - servers per rack: as many as fit the rack's units and its power budget (catalog
- *     maximum power; switches standing in the rack count too); servers of one group share
- *     racks, groups do not; an NVLink domain (an NVL72) is one rack of its trays;
+ *     maximum power; switches standing in the rack count too); servers fill racks in
+ *     design order, consecutive groups of the same model as one group (the same hardware,
+ *     the same layout), another model starts a rack; an NVLink domain (an NVL72) is one
+ *     rack of its trays;
  *   - rows: server racks in design order, racks_per_row to a row; by default one row per
  *     scalable unit (the servers that share one set of rail leaves), else 10;
  *   - leaves stand at the top of the rack of the first server wired to them (top), or in
