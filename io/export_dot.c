@@ -1,7 +1,7 @@
 /* export_dot.c: the design as a Graphviz graph for a design review.
  *
- * Every group is a cluster. A group of up to DOT_EXPAND members is drawn member by
- * member; a larger one is one node that names its first and last member and its count.
+ * A group of up to DOT_EXPAND members is a cluster drawn member by member; a larger one is
+ * one node that names the group, its count and model, and its first and last member.
  * Every bundle is drawn from the cabling plan (cabling.h), so an edge joins exactly the
  * members its links join: member to member when both ends are drawn member by member,
  * from the group's node to each member (or between the two nodes) otherwise, labelled with
@@ -71,44 +71,62 @@ static void count_link(const struct cab_link *l, void *v)
 	c->cell[l->bundle][ai * (DOT_EXPAND + 1) + bi]++;
 }
 
-static void group_label(char *out, size_t size, const struct dgroup *g, const char *what)
+/* The members a group's one node stands for. */
+static void group_label(char *out, size_t size, const struct dgroup *g)
 {
 	char first[FLOOR_NAME_MAX], last[FLOOR_NAME_MAX];
 	floor_member_name(first, sizeof first, g->name, g->count, 0);
 	floor_member_name(last, sizeof last, g->name, g->count, g->count - 1);
 	if (g->count <= 0)
-		snprintf(out, size, "%s\nno members", g->name);
+		snprintf(out, size, "no members");
+	else if (g->count == 1)
+		snprintf(out, size, "%s", first);
 	else
-		snprintf(out, size, "%s .. %s\n%ld x %s", first, last, g->count, what);
+		snprintf(out, size, "%s .. %s", first, last);
 }
 
-static void cluster(struct strbuf *o, const struct dgroup *g, const char *cid, const char *label, const char *what,
-		    const char *fill)
+/* A group: its members in a cluster labelled with label (at the foot of the box when the
+ * group has bundles going up, so that they do not cross it), or one node that says label
+ * and names its first and last member. */
+static void cluster(struct strbuf *o, const struct dgroup *g, const char *cid, const char *label, const char *fill,
+		    bool goes_up)
 {
-	char id[FLOOR_NAME_MAX + 16], nl[2 * FLOOR_NAME_MAX + 64];
+	char id[FLOOR_NAME_MAX + 16], nl[2 * FLOOR_NAME_MAX + 64], full[4 * FLOOR_NAME_MAX + 160];
 	long m;
+	if (!g->expand) {
+		node_id(id, sizeof id, g, -1);
+		group_label(nl, sizeof nl, g);
+		snprintf(full, sizeof full, "%s\n%s", label, nl);
+		sb_printf(o, "  ");
+		dot_str(o, id);
+		sb_printf(o, " [label=");
+		dot_str(o, full);
+		sb_printf(o, ", fillcolor=\"%s\", peripheries=2];\n", fill);
+		return;
+	}
 	sb_printf(o, "  subgraph ");
 	dot_str(o, cid);
 	sb_printf(o, " {\n    label=");
 	dot_str(o, label);
-	sb_printf(o, ";\n    labelloc=b; style=\"rounded\"; color=\"gray50\";\n");
-	if (g->expand) {
-		for (m = 0; m < g->count; m++) {
-			node_id(id, sizeof id, g, m);
-			sb_printf(o, "    ");
-			dot_str(o, id);
-			sb_printf(o, " [fillcolor=\"%s\"];\n", fill);
-		}
-	} else {
-		node_id(id, sizeof id, g, -1);
-		group_label(nl, sizeof nl, g, what);
+	/* rankdir=BT turns the cluster upside down: t is the foot of its box. */
+	sb_printf(o, ";\n    labelloc=%s; labeljust=l; style=\"rounded\"; color=\"gray50\";\n", goes_up ? "t" : "b");
+	for (m = 0; m < g->count; m++) {
+		node_id(id, sizeof id, g, m);
 		sb_printf(o, "    ");
 		dot_str(o, id);
-		sb_printf(o, " [label=");
-		dot_str(o, nl);
-		sb_printf(o, ", fillcolor=\"%s\", peripheries=2];\n", fill);
+		sb_printf(o, " [fillcolor=\"%s\"];\n", fill);
 	}
 	sb_printf(o, "  }\n");
+}
+
+/* Does group i of kind have a bundle going up (drawn above it)? */
+static bool goes_up(const struct design *d, const struct cab_bundle *wb, int kind, size_t i)
+{
+	size_t k;
+	for (k = 0; k < d->bundles.n; k++)
+		if (wb[k].kind == BK_UP && wb[k].fk == kind && wb[k].fi == i)
+			return true;
+	return false;
 }
 
 static void edge(struct strbuf *o, const char *a, const char *b, const char *label, long links, bool dashed)
@@ -149,8 +167,8 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 	c.cell = xcalloc(d->bundles.n + 1, sizeof *c.cell);
 	for (i = 0; i < d->bundles.n; i++)
 		c.cell[i] = xcalloc((DOT_EXPAND + 1) * (DOT_EXPAND + 1), sizeof **c.cell);
-	cabling_walk(d, cat, count_link, &c, NULL);
 	wb = cabling_bundles(d, cat);
+	cabling_walk_with(d, cat, wb, count_link, &c, NULL);
 	model_view_compute(d, cat, &mv);
 
 	sb_printf(&o, "graph ");
@@ -172,15 +190,15 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 		snprintf(cid, sizeof cid, "cluster_server_%zu", i);
 		snprintf(what, sizeof what, "%s%s%d x %s", g->model[0] ? g->model : "", g->model[0] ? ", " : "", g->gpus, g->gpu);
 		snprintf(label, sizeof label, "%s: %d x %s", g->name, g->count, what);
-		cluster(&o, &c.groups[i], cid, label, what, fills[0]);
+		cluster(&o, &c.groups[i], cid, label, fills[0], goes_up(d, wb, GK_SERVER, i));
 	}
 	for (i = 0; i < d->domains.n; i++) {
 		const struct domain_group *m = DESIGN_DOMAIN(d, i);
 		struct dgroup dg = { m->name, m->count, m->count > 0 && m->count <= DOT_EXPAND, 0 };
 		snprintf(cid, sizeof cid, "cluster_domain_%zu", i);
-		snprintf(what, sizeof what, "NVLink domain: %d servers, %d x %s", m->servers_each, m->switch_trays, m->tray);
-		snprintf(label, sizeof label, "%s: %d NVLink domains", m->name, m->count);
-		cluster(&o, &dg, cid, label, what, fills[0]);
+		snprintf(label, sizeof label, "%s: %d NVLink domain%s of %d servers, %d x %s", m->name, m->count,
+			 m->count == 1 ? "" : "s", m->servers_each, m->switch_trays, m->tray);
+		cluster(&o, &dg, cid, label, fills[0], false);
 	}
 	for (role = ROLE_LEAF; role <= ROLE_CORE; role++)
 		for (i = 0; i < d->switches.n; i++) {
@@ -188,10 +206,9 @@ char *export_dot(const struct design *d, const struct catalog *cat)
 			if (g->role != role)
 				continue;
 			snprintf(cid, sizeof cid, "cluster_switch_%zu", i);
-			snprintf(what, sizeof what, "%s", g->model);
 			snprintf(label, sizeof label, "%s: %d x %s (%s%s)", g->name, g->count, g->model, switch_role_names[g->role],
 				 g->breakout > 1 ? ", breakout" : "");
-			cluster(&o, &c.groups[d->servers.n + i], cid, label, what, fills[1 + role]);
+			cluster(&o, &c.groups[d->servers.n + i], cid, label, fills[1 + role], goes_up(d, wb, GK_SWITCH, i));
 		}
 	/* Same rank per tier, across clusters. */
 	for (t = 0; t < 4; t++) {
