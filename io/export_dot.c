@@ -1,7 +1,8 @@
 /* export_dot.c: the design as a Graphviz graph for a design review.
  *
- * A group of up to DOT_EXPAND members is a cluster drawn member by member; a larger one is
- * one node that names the group, its count and model, and its first and last member.
+ * Every group is a cluster, labelled where its edges do not run. A group of up to
+ * DOT_EXPAND members is drawn member by member; a larger one is one node that names its
+ * first and last member and its count.
  * Every bundle is drawn from the cabling plan (cabling.h), so an edge joins exactly the
  * members its links join: member to member when both ends are drawn member by member,
  * from the group's node to each member (or between the two nodes) otherwise, labelled with
@@ -85,36 +86,36 @@ static void group_label(char *out, size_t size, const struct dgroup *g)
 		snprintf(out, size, "%s .. %s", first, last);
 }
 
-/* A group: its members in a cluster labelled with label (at the foot of the box when the
- * group has bundles going up, so that they do not cross it), or one node that says label
- * and names its first and last member. */
+/* A group is a cluster. Drawn member by member, its box is labelled with label, at the foot
+ * when the group has bundles going up (rankdir=BT: labelloc t is the foot) and at the left,
+ * where its edges do not run. Drawn as one node, the node says label and names its first
+ * and last member (a box label would sit where the node's edges leave). */
 static void cluster(struct strbuf *o, const struct dgroup *g, const char *cid, const char *label, const char *fill,
 		    bool goes_up)
 {
 	char id[FLOOR_NAME_MAX + 16], nl[2 * FLOOR_NAME_MAX + 64], full[4 * FLOOR_NAME_MAX + 160];
 	long m;
-	if (!g->expand) {
+	sb_printf(o, "  subgraph ");
+	dot_str(o, cid);
+	sb_printf(o, " {\n    label=");
+	dot_str(o, g->expand ? label : "");
+	sb_printf(o, ";\n    labelloc=%s; labeljust=l; style=\"rounded\"; color=\"gray50\";\n", goes_up ? "t" : "b");
+	if (g->expand) {
+		for (m = 0; m < g->count; m++) {
+			node_id(id, sizeof id, g, m);
+			sb_printf(o, "    ");
+			dot_str(o, id);
+			sb_printf(o, " [fillcolor=\"%s\"];\n", fill);
+		}
+	} else {
 		node_id(id, sizeof id, g, -1);
 		group_label(nl, sizeof nl, g);
 		snprintf(full, sizeof full, "%s\n%s", label, nl);
-		sb_printf(o, "  ");
+		sb_printf(o, "    ");
 		dot_str(o, id);
 		sb_printf(o, " [label=");
 		dot_str(o, full);
 		sb_printf(o, ", fillcolor=\"%s\", peripheries=2];\n", fill);
-		return;
-	}
-	sb_printf(o, "  subgraph ");
-	dot_str(o, cid);
-	sb_printf(o, " {\n    label=");
-	dot_str(o, label);
-	/* rankdir=BT turns the cluster upside down: t is the foot of its box. */
-	sb_printf(o, ";\n    labelloc=%s; labeljust=l; style=\"rounded\"; color=\"gray50\";\n", goes_up ? "t" : "b");
-	for (m = 0; m < g->count; m++) {
-		node_id(id, sizeof id, g, m);
-		sb_printf(o, "    ");
-		dot_str(o, id);
-		sb_printf(o, " [fillcolor=\"%s\"];\n", fill);
 	}
 	sb_printf(o, "  }\n");
 }
