@@ -45,7 +45,7 @@ struct model_view {
 	double allreduce_busbw_GBps;
 	bool workload_valid;
 	double step_ms, tokens_per_s, speedup, efficiency;
-	char bottleneck[320];
+	char bottleneck[400];
 };
 
 void model_view_compute(const struct design *d, const struct catalog *cat, struct model_view *v);
