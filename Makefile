@@ -65,7 +65,7 @@ TEST_BINS := $(BUILD)/tests/model_tests $(BUILD)/tests/layouts_tests \
 
 EMBEDDED := share/catalog.yaml share/examples/reference-case.yaml
 
-.PHONY: all run test test-run check check-layers bench validate clean install uninstall deps docs fuzz fuzz-build fuzz-seeds valgrind \
+.PHONY: all run test test-deps test-run check check-layers bench validate clean install uninstall deps docs fuzz fuzz-build fuzz-seeds valgrind \
         tests-build golden
 all: $(BIN)
 
@@ -145,14 +145,14 @@ test-run: tests-build check-layers
 	echo "== make validate"; NCFABRIC_CATALOG=share/catalog.yaml $(BUILD)/tools/validate tests/data/validate/points.yaml || fail=1; \
 	exit $$fail
 
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory test-run
 
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/ncfabric
 
-golden: deps
+golden: test-deps
 	@UPDATE_GOLDEN=1 $(MAKE) --no-print-directory test-run
 
 # --- fuzzing: libFuzzer (clang) with ASan and UBSan -------------------------
@@ -201,7 +201,7 @@ fuzz: deps
 check-layers:
 	@sh tools/check-layers.sh
 
-check: deps
+check: test-deps
 	@$(MAKE) --no-print-directory BUILD=build-check OPT="-O1 -g" \
 	  EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test-run
@@ -246,6 +246,11 @@ validate: deps
 
 # --- packages -------------------------------------------------------------
 DEB_PKGS := libncurses-dev libyaml-dev libcjson-dev libcriterion-dev pkg-config tmux
+# What the tests read the exports back with (tests/check_exports.py): Python's YAML and
+# JSON Schema, and Graphviz.
+TEST_PKGS := python3 python3-yaml python3-jsonschema graphviz
+test-deps:
+	@$(MAKE) --no-print-directory DEB_PKGS="$(DEB_PKGS) $(TEST_PKGS)" deps
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \

@@ -15,6 +15,8 @@ struct tnode *encode(const struct schema *s, const void *obj);
 
 /* Text of a tree in YAML or JSON; the caller frees it. NULL on an emitter failure. */
 char *tree_to_yaml(const struct tnode *root);
+/* The same with an explicit document start ("---" on the first line). */
+char *tree_to_yaml_doc(const struct tnode *root);
 char *tree_to_json(const struct tnode *root);
 char *tree_to_text(const struct tnode *root, enum file_format fmt);
 /* cJSON_Print of a cJSON tree (passed as void * to keep cJSON out of this header) with a

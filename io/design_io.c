@@ -131,7 +131,7 @@ char *design_to_text(const struct design *d, enum file_format fmt)
 	return s;
 }
 
-bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz)
+static bool write_atomic(const char *path, const char *text, size_t len, bool backup, char *err, size_t errsz)
 {
 	char tmp[PATH_MAX], bak[PATH_MAX];
 	int fd;
@@ -174,7 +174,7 @@ bool file_write_atomic(const char *path, const char *text, size_t len, char *err
 		return false;
 	}
 	/* One generation of backup: the previous version as FILE~. */
-	if (access(path, F_OK) == 0) {
+	if (backup && access(path, F_OK) == 0) {
 		unlink(bak);
 		if (link(path, bak) != 0) {
 			/* Not fatal (e.g. a file system without hard links): keep going. */
@@ -186,6 +186,16 @@ bool file_write_atomic(const char *path, const char *text, size_t len, char *err
 		return false;
 	}
 	return true;
+}
+
+bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz)
+{
+	return write_atomic(path, text, len, true, err, errsz);
+}
+
+bool file_replace(const char *path, const char *text, size_t len, char *err, size_t errsz)
+{
+	return write_atomic(path, text, len, false, err, errsz);
 }
 
 bool design_save(const struct design *d, const char *path, char *err, size_t errsz)

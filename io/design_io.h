@@ -28,6 +28,8 @@ char *design_to_text(const struct design *d, enum file_format fmt);
 bool design_save(const struct design *d, const char *path, char *err, size_t errsz);
 /* Write text to path atomically, keeping the old file as path~. */
 bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz);
+/* The same without the backup: for files an export owns (see export_files.c). */
+bool file_replace(const char *path, const char *text, size_t len, char *err, size_t errsz);
 
 bool catalog_load_text(const char *buf, size_t len, enum file_format fmt, struct catalog *out, struct ncf_diag *diag);
 bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *diag);

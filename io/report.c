@@ -21,7 +21,7 @@ static const char *plural(long n, const char *one, const char *many)
 static void print_power(FILE *out, const struct inventory *inv)
 {
 	if (inv->power_W > 0)
-		fprintf(out, "  power            %.1f kW%s\n", inv->power_W / 1000.0,
+		fprintf(out, "  power            %.1f kW maximum%s\n", inv->power_W / 1000.0,
 			inv->power_unknown ? " (partial: the catalog lacks the power of some parts)" : "");
 	else
 		fprintf(out, "  power            not known (the catalog lacks the power of these parts)\n");
@@ -67,7 +67,12 @@ void report_text(FILE *out, const struct report_in *r)
 	}
 	fprintf(out, "\n");
 	if (inv->transceivers)
-		fprintf(out, "  transceivers     %ld\n", inv->transceivers);
+		fprintf(out, "  transceivers     %ld (one per cage: a twin-port module serves two links)\n", inv->transceivers);
+	if (inv->cables || inv->fibres)
+		fprintf(out, "  cables, fibres   %ld %s, %ld %s\n", inv->cables, plural(inv->cables, "cable", "cables"), inv->fibres,
+			plural(inv->fibres, "fibre", "fibres"));
+	if (inv->racks)
+		fprintf(out, "  racks            %ld (the physical layout: ncfabric.5, PHYSICAL LAYOUT)\n", inv->racks);
 	print_power(out, inv);
 
 	if (inv->switch_groups.n) {
@@ -84,9 +89,28 @@ void report_text(FILE *out, const struct report_in *r)
 		fprintf(out, "\nLinks by bundle\n");
 		for (i = 0; i < inv->bundles.n; i++) {
 			const struct inv_link *l = &VEC_AT(inv->bundles, struct inv_link, i);
-			fprintf(out, "  %s -> %s: %ld %s x %d Gb/s, %s%s%s\n", l->from, l->to, l->links,
-				plural(l->links, "link", "links"), l->speed_gbps, media_names[l->media],
-				l->cable[0] ? " " : "", l->cable);
+			if (l->media == MEDIA_TRANSCEIVER && l->optic[0][0])
+				fprintf(out, "  %s -> %s: %ld %s x %d Gb/s, optical: %s and %s on %s", l->from, l->to, l->links,
+					plural(l->links, "link", "links"), l->speed_gbps, l->optic[0], l->optic[1], l->cable);
+			else
+				fprintf(out, "  %s -> %s: %ld %s x %d Gb/s, %s%s%s", l->from, l->to, l->links,
+					plural(l->links, "link", "links"), l->speed_gbps, media_names[l->media],
+					l->cable[0] ? " " : "", l->cable);
+			if (l->links)
+				fprintf(out, ", %.1f to %.1f m", l->min_m, l->max_m);
+			if (l->links && l->by_media[l->media] < l->links) {
+				/* Mixed: the lengths (or the cages) decide link by link. */
+				int m, first = 1;
+				fprintf(out, " (");
+				for (m = 1; m < 5; m++)
+					if (l->by_media[m]) {
+						fprintf(out, "%s%ld %s", first ? "" : ", ", l->by_media[m],
+							m == MEDIA_TRANSCEIVER ? "optical" : media_names[m]);
+						first = 0;
+					}
+				fprintf(out, ")");
+			}
+			fprintf(out, "\n");
 		}
 	}
 	fprintf(out, "\nProblems\n");
@@ -132,8 +156,13 @@ char *report_json(const struct report_in *r)
 	for (m = MEDIA_DAC; m <= MEDIA_TRANSCEIVER; m++)
 		cJSON_AddNumberToObject(e, media_names[m], (double)inv->cables_by_media[m]);
 	cJSON_AddNumberToObject(o, "transceivers", (double)inv->transceivers);
+	cJSON_AddNumberToObject(o, "cable_count", (double)inv->cables);
+	cJSON_AddNumberToObject(o, "fibres", (double)inv->fibres);
+	cJSON_AddNumberToObject(o, "racks", (double)inv->racks);
 	cJSON_AddNumberToObject(o, "power_W", inv->power_W);
 	cJSON_AddBoolToObject(o, "power_complete", !inv->power_unknown);
+	cJSON_AddNumberToObject(o, "power_typ_W", inv->power_typ_W);
+	cJSON_AddBoolToObject(o, "power_typ_complete", !inv->power_typ_unknown);
 	cJSON_AddNumberToObject(o, "rack_units", inv->rack_units);
 	cJSON_AddBoolToObject(o, "rack_units_complete", !inv->rack_units_unknown);
 	a = cJSON_AddArrayToObject(o, "switch_groups");
@@ -160,8 +189,17 @@ char *report_json(const struct report_in *r)
 		cJSON_AddNumberToObject(e, "links", (double)l->links);
 		cJSON_AddNumberToObject(e, "speed_gbps", l->speed_gbps);
 		cJSON_AddStringToObject(e, "media", media_names[l->media]);
+		{
+			cJSON *bm = cJSON_AddObjectToObject(e, "links_by_media");
+			for (m = MEDIA_DAC; m <= MEDIA_TRANSCEIVER; m++)
+				cJSON_AddNumberToObject(bm, media_names[m], (double)l->by_media[m]);
+		}
 		cJSON_AddStringToObject(e, "cable", l->cable);
+		cJSON_AddStringToObject(e, "optic_from", l->optic[0]);
+		cJSON_AddStringToObject(e, "optic_to", l->optic[1]);
 		cJSON_AddNumberToObject(e, "transceivers", (double)l->transceivers);
+		cJSON_AddNumberToObject(e, "min_length_m", l->min_m);
+		cJSON_AddNumberToObject(e, "max_length_m", l->max_m);
 		cJSON_AddItemToArray(a, e);
 	}
 

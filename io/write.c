@@ -59,7 +59,7 @@ static int emit_node(yaml_emitter_t *e, const struct tnode *n)
 	return yaml_mapping_end_event_initialize(&ev) && yaml_emitter_emit(e, &ev);
 }
 
-char *tree_to_yaml(const struct tnode *root)
+static char *to_yaml(const struct tnode *root, bool explicit_start)
 {
 	yaml_emitter_t e;
 	yaml_event_t ev;
@@ -74,7 +74,7 @@ char *tree_to_yaml(const struct tnode *root)
 	yaml_emitter_set_break(&e, YAML_LN_BREAK);
 	/* After a failed emit the emitter is not touched again (libyaml #258). */
 	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && yaml_emitter_emit(&e, &ev) &&
-	     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, !explicit_start) && yaml_emitter_emit(&e, &ev) &&
 	     emit_node(&e, root) && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
 	     yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev) && yaml_emitter_flush(&e);
 	yaml_emitter_delete(&e);
@@ -83,6 +83,16 @@ char *tree_to_yaml(const struct tnode *root)
 		return NULL;
 	}
 	return b.p;
+}
+
+char *tree_to_yaml(const struct tnode *root)
+{
+	return to_yaml(root, false);
+}
+
+char *tree_to_yaml_doc(const struct tnode *root)
+{
+	return to_yaml(root, true);
 }
 
 static cJSON *to_json(const struct tnode *n)

@@ -1,46 +1,66 @@
-/* bom.h: the bill of materials of a design: what to buy, counted per group.
+/* bom.h: the bill of materials of a design: every orderable item, counted per group.
  *
- * Parts: servers (or, with no server model, their GPUs), NICs, NVLink switch trays,
- * switches, and for every bundle its cables and optics. Media follow the rule of
- * inventory.h (DAC within a rack, transceivers and fibre between racks and tiers) unless
- * a bundle says otherwise. Optics are counted per end: a switch whose cages hold two
- * ports (twin-port OSFP on NDR and 800G switches) takes one twin-port transceiver per two
- * links; a NIC takes one single-port transceiver per link; each optical link also needs
- * one fibre. */
+ * Lines, in this order: servers (with the GPUs and NICs built into them listed as
+ * included, not to buy), NICs to buy, NVLink switch trays, switches, and per bundle its
+ * cables by length, its transceivers at each end (cableplan.h: one module per cage,
+ * twin-port where the cage is twin-port, breakout honoured) and its fibres by length.
+ * Each line has a vendor, a model, a part number (when the catalog has one), a quantity,
+ * a length for cables and fibres, and power per unit, typical and maximum, as the catalog's
+ * sources give them (0: not published; the line says so). The totals are sums of the
+ * lines; lines that are included in another line count neither in the quantities to buy
+ * nor in the power (the server's power covers them). */
 #ifndef NCF_BOM_H
 #define NCF_BOM_H
 #include "model/inventory.h"
+#include "model/cableplan.h"
 
 enum bom_category { BOM_SERVER, BOM_GPU, BOM_NIC, BOM_NVSWITCH_TRAY, BOM_SWITCH, BOM_CABLE, BOM_TRANSCEIVER,
 		    BOM_FIBRE, BOM_CATEGORY_COUNT };
 extern const char *const bom_category_names[];
+/* What the BOM leaves out, said on every export of it. */
+extern const char bom_leaves_out[];
 
 struct bom_line {
 	int category;
-	char vendor[24], model[NCF_NAME_MAX], part[NCF_NAME_MAX];
+	char vendor[24], model[CP_NAME_MAX], part[NCF_NAME_MAX];
+	double length_m;          /* cables and fibres: the length to order; 0 otherwise */
 	long quantity;
-	double unit_power_W;      /* 0: not published */
-	char notes[160];
+	bool included;            /* comes inside another line's part: not ordered on its own */
+	double unit_typ_W, unit_max_W;   /* per unit; 0: not published */
+	double total_typ_W, total_max_W; /* quantity x unit; 0 for included lines */
+	char power_note[64];      /* how the power figures were found */
+	char notes[200];          /* where it goes: group, bundle, end */
 };
 
 struct bom_cabling {              /* per bundle */
 	char from[NCF_NAME_MAX], to[NCF_NAME_MAX];
 	long links;
-	int speed_gbps, media;
-	char cable[NCF_NAME_MAX];     /* DAC/AOC part, or the fibre */
-	char optic_from[NCF_NAME_MAX], optic_to[NCF_NAME_MAX];
+	int speed_gbps, media;        /* media: what most links use */
+	long by_media[5];             /* links per enum media */
+	char cable[CP_NAME_MAX];     /* the cable or fibre most links use */
+	char optic_from[CP_NAME_MAX], optic_to[CP_NAME_MAX];
 	long optics_from, optics_to;  /* transceivers at each end */
-	bool twin_from, twin_to;      /* twin-port cages at that end */
+	bool twin_from, twin_to;      /* that end's cages hold two or more links */
+	long cables, fibres;
+	double min_m, max_m;          /* shortest and longest link */
 };
 
 struct bom {
 	struct vec lines;             /* struct bom_line */
 	struct vec cabling;           /* struct bom_cabling */
-	double power_W, rack_units;
-	int power_unknown;
+	long to_buy[BOM_CATEGORY_COUNT];   /* sums of the quantities of lines not included */
+	long included[BOM_CATEGORY_COUNT]; /* sums of the included lines */
+	double typ_W, max_W;          /* sums of the lines' totals */
+	int typ_unknown, max_unknown; /* parts to buy whose power is not published */
+	double rack_units;
+	long racks;
+	struct ncf_diag problems;     /* from the cabling plan */
+	size_t *index, index_cap;     /* private: the lines' hash while they are added */
 };
 
 void bom_compute(const struct design *d, const struct catalog *cat, struct bom *b);
+/* The same from a plan already built for d (the inventory builds one for both). */
+void bom_from_plan(const struct design *d, const struct catalog *cat, const struct cableplan *p, struct bom *b);
 void bom_free(struct bom *b);
 
 #endif

@@ -35,8 +35,26 @@ double cpu_sys_GBps(int cpu)
 		return 10.0; /* SKL_QPI_BW: Skylake to Ice Lake */
 	}
 }
+const char *const fibre_mode_names[] = { "mmf", "smf", NULL };
 
 #define SRC_HELP "public source of the figures (datasheet, vendor page)"
+
+static const struct field netbox_fields[] = {
+	F_STR(struct netbox_map, manufacturer, "manufacturer", FF_OPTIONAL, "manufacturer name in NetBox's device-type library"),
+	F_STR(struct netbox_map, model, "model", FF_OPTIONAL, "model in the library"),
+	F_STR(struct netbox_map, slug, "slug", FF_OPTIONAL, "slug in the library"),
+	F_STR(struct netbox_map, file, "file", FF_OPTIONAL, "the library's file (empty: ncfabric writes its own type)"),
+	F_STR(struct netbox_map, port, "port", FF_OPTIONAL, "interface name of a port: {cage} {cage0} {lane} {lane1}"),
+	F_STR(struct netbox_map, split, "split", FF_OPTIONAL, "interface name of a breakout port: also {sub} {sub1} {subl}"),
+	F_STR(struct netbox_map, missing, "missing", FF_OPTIONAL, "interfaces the library's file lacks"),
+};
+const struct schema netbox_map_schema = SCHEMA("NetBox mapping", struct netbox_map, netbox_fields, NULL);
+
+static const struct field length_fields[] = {
+	F_NUM(struct cat_length, m, "m", 0.1, 100000, FF_REQUIRED, "length, m"),
+	F_STR(struct cat_length, part, "part", FF_OPTIONAL, "ordering part number of this length"),
+};
+static const struct schema length_schema = SCHEMA("length", struct cat_length, length_fields, NULL);
 
 static const struct field gpu_fields[] = {
 	F_STR(struct cat_gpu, name, "name", FF_REQUIRED, "catalog name"),
@@ -55,6 +73,7 @@ static const struct field gpu_fields[] = {
 	       "module (SXM/OAM, on an NVSwitch baseboard) or card (PCIe; NVLink only through a bridge)"),
 	F_NUM(struct cat_gpu, bf16_tflops, "bf16_tflops", 0, 100000, 0, "dense BF16 tensor TFLOPS"),
 	F_NUM(struct cat_gpu, memory_GB, "memory_GB", 0, 100000, 0, "memory, GB"),
+	F_NUM(struct cat_gpu, memory_GBps, "memory_GBps", 0, 1e6, FF_OPTIONAL, "memory bandwidth, GB/s"),
 	F_NUM(struct cat_gpu, power_W, "power_W", 0, 100000, 0, "maximum power, W"),
 	F_STR(struct cat_gpu, source, "source", FF_REQUIRED, SRC_HELP),
 };
@@ -72,6 +91,7 @@ static const struct field fabric_fields[] = {
 	F_INT(struct cat_fabric, pcie_lanes, "pcie_lanes", 0, 128, 0, "PCIe switch: uplink lanes"),
 	F_NUM(struct cat_fabric, power_W, "power_W", 0, 1e6, 0, "power, W"),
 	F_NUM(struct cat_fabric, rack_units, "rack_units", 0, 100, 0, "rack units (trays)"),
+	F_STRUCT(struct cat_fabric, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox device type (switch trays)"),
 	F_STR(struct cat_fabric, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -92,6 +112,10 @@ static const struct field nic_fields[] = {
 	F_NUM(struct cat_nic, latency_us, "latency_us", 0, 10000, FF_OPTIONAL,
 	      "latency the NCCL net plugin reports, us (0: the transport's)"),
 	F_NUM(struct cat_nic, power_W, "power_W", 0, 10000, 0, "typical power, W (0: not published)"),
+	F_NUM(struct cat_nic, power_max_W, "power_max_W", 0, 10000, FF_OPTIONAL, "maximum power, W (0: not published)"),
+	F_STR(struct cat_nic, cage, "cage", FF_OPTIONAL, "cage of each port: osfp, qsfp112, qsfp56, qsfp28"),
+	F_STR(struct cat_nic, top, "top", FF_OPTIONAL, "flat or finned top of the plug it takes"),
+	F_STRUCT(struct cat_nic, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox module type"),
 	F_STR(struct cat_nic, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -108,19 +132,36 @@ static const struct field switch_fields[] = {
 	F_BOOL(struct cat_switch, sharp, "sharp", 0, "in-network reduction (SHARP)"),
 	F_BOOL(struct cat_switch, adaptive_routing, "adaptive_routing", FF_OPTIONAL,
 	       "chooses each packet's egress among equal paths (InfiniBand AR, Spectrum-X)"),
-	F_NUM(struct cat_switch, power_W, "power_W", 0, 1e6, 0, "power, W (0: not published)"),
+	F_NUM(struct cat_switch, power_W, "power_W", 0, 1e6, 0, "typical power, W (0: not published)"),
+	F_NUM(struct cat_switch, power_max_W, "power_max_W", 0, 1e6, FF_OPTIONAL, "maximum power, W (0: not published)"),
 	F_NUM(struct cat_switch, rack_units, "rack_units", 0, 100, 0, "rack units"),
+	F_STR(struct cat_switch, cage, "cage", FF_OPTIONAL, "cage form factor: osfp, qsfp-dd, qsfp56, qsfp28"),
+	F_STR(struct cat_switch, top, "top", FF_OPTIONAL, "finned (air-cooled) or flat (liquid-cooled) plugs"),
+	F_INT(struct cat_switch, psus, "psus", 0, 16, FF_OPTIONAL, "power supplies"),
+	F_STR(struct cat_switch, psu_inlet, "psu_inlet", FF_OPTIONAL, "NetBox power-port type of each supply"),
+	F_NUM(struct cat_switch, weight_kg, "weight_kg", 0, 10000, FF_OPTIONAL, "weight, kg"),
+	F_STRUCT(struct cat_switch, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox device type"),
 	F_STR(struct cat_switch, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
 static const struct field cable_fields[] = {
 	F_STR(struct cat_cable, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_cable, vendor, "vendor", FF_OPTIONAL, "manufacturer"),
 	F_STR(struct cat_cable, part, "part", FF_OPTIONAL, "part number"),
 	F_STR(struct cat_cable, form_factor, "form_factor", FF_OPTIONAL, "connector (OSFP, QSFP56, ...)"),
 	F_ENUM(struct cat_cable, media, "media", media_names, FF_REQUIRED, "dac, acc, aoc or transceiver"),
 	F_INT(struct cat_cable, speed_gbps, "speed_gbps", 1, 100000, FF_REQUIRED, "link speed, Gb/s"),
 	F_NUM(struct cat_cable, reach_m, "reach_m", 0, 100000, 0, "maximum reach, m"),
-	F_NUM(struct cat_cable, power_W, "power_W", 0, 1000, 0, "power per end, W"),
+	F_NUM(struct cat_cable, power_W, "power_W", 0, 1000, 0, "typical power per end, W"),
+	F_NUM(struct cat_cable, power_max_W, "power_max_W", 0, 1000, FF_OPTIONAL, "maximum power per end, W"),
+	F_STR(struct cat_cable, cage, "cage", FF_OPTIONAL, "plug (first end of a cable): osfp, qsfp112, qsfp56, qsfp28"),
+	F_STR(struct cat_cable, top, "top", FF_OPTIONAL, "flat or finned top of that plug (empty: either)"),
+	F_INT(struct cat_cable, ports, "ports", 0, 16, FF_OPTIONAL, "links one plug carries (0: 1)"),
+	F_INT(struct cat_cable, split, "split", 0, 16, FF_OPTIONAL, "cables: plugs at the far end (0: 1)"),
+	F_STR(struct cat_cable, far_cage, "far_cage", FF_OPTIONAL, "cables: the far end's plug"),
+	F_STR(struct cat_cable, far_top, "far_top", FF_OPTIONAL, "cables: flat or finned top of the far plugs"),
+	F_ENUM(struct cat_cable, fibre, "fibre", fibre_mode_names, 0, "transceivers: mmf or smf"),
+	F_LIST(struct cat_cable, lengths, "lengths", &length_schema, FF_OPTIONAL, "orderable lengths"),
 	F_STR(struct cat_cable, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -135,7 +176,17 @@ static const struct field server_fields[] = {
 	F_INT(struct cat_server, compute_nics, "compute_nics", 0, 64, 0, "compute-fabric NICs"),
 	F_ENUM(struct cat_server, cpu, "cpu", cpu_vendor_names, 0, "CPU vendor"),
 	F_NUM(struct cat_server, power_W, "power_W", 0, 1e6, 0, "maximum power, W"),
+	F_NUM(struct cat_server, power_typ_W, "power_typ_W", 0, 1e6, FF_OPTIONAL, "typical power, W (0: not published)"),
 	F_NUM(struct cat_server, rack_units, "rack_units", 0, 100, 0, "rack units"),
+	F_BOOL(struct cat_server, nics_included, "nics_included", FF_OPTIONAL, "the compute NICs are built in"),
+	F_INT(struct cat_server, nic_cages, "nic_cages", 0, 64, FF_OPTIONAL, "cages serving the compute ports (0: one per port)"),
+	F_STR(struct cat_server, nic_cage, "nic_cage", FF_OPTIONAL, "form factor of those cages"),
+	F_STR(struct cat_server, nic_top, "nic_top", FF_OPTIONAL, "flat or finned top of the plugs they take"),
+	F_INT(struct cat_server, psus, "psus", 0, 16, FF_OPTIONAL, "power supplies"),
+	F_NUM(struct cat_server, psu_W, "psu_W", 0, 100000, FF_OPTIONAL, "rating of each supply, W"),
+	F_STR(struct cat_server, psu_inlet, "psu_inlet", FF_OPTIONAL, "NetBox power-port type of each supply"),
+	F_NUM(struct cat_server, weight_kg, "weight_kg", 0, 10000, FF_OPTIONAL, "weight, kg"),
+	F_STRUCT(struct cat_server, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox device type"),
 	F_STR(struct cat_server, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -149,6 +200,18 @@ static const struct field transport_fields[] = {
 	F_STR(struct cat_transport, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
+static const struct field fibre_fields[] = {
+	F_STR(struct cat_fibre, name, "name", FF_REQUIRED, "catalog name"),
+	F_STR(struct cat_fibre, vendor, "vendor", FF_OPTIONAL, "manufacturer"),
+	F_STR(struct cat_fibre, part, "part", FF_OPTIONAL, "part number (family)"),
+	F_STR(struct cat_fibre, connector, "connector", FF_OPTIONAL, "connectors, e.g. MPO-12/APC"),
+	F_ENUM(struct cat_fibre, mode, "mode", fibre_mode_names, FF_REQUIRED, "mmf or smf"),
+	F_INT(struct cat_fibre, split, "split", 0, 8, FF_OPTIONAL, "1:N splitter (0 or 1: straight)"),
+	F_NUM(struct cat_fibre, reach_m, "reach_m", 0, 100000, 0, "maximum length, m"),
+	F_LIST(struct cat_fibre, lengths, "lengths", &length_schema, FF_OPTIONAL, "orderable lengths"),
+	F_STR(struct cat_fibre, source, "source", FF_REQUIRED, SRC_HELP),
+};
+
 const struct schema cat_gpu_schema = SCHEMA("GPU", struct cat_gpu, gpu_fields, NULL);
 const struct schema cat_transport_schema = SCHEMA("transport", struct cat_transport, transport_fields, NULL);
 const struct schema cat_fabric_schema = SCHEMA("scale-up fabric", struct cat_fabric, fabric_fields, NULL);
@@ -156,6 +219,7 @@ const struct schema cat_nic_schema = SCHEMA("NIC", struct cat_nic, nic_fields, N
 const struct schema cat_switch_schema = SCHEMA("switch", struct cat_switch, switch_fields, NULL);
 const struct schema cat_cable_schema = SCHEMA("cable", struct cat_cable, cable_fields, NULL);
 const struct schema cat_server_schema = SCHEMA("server", struct cat_server, server_fields, NULL);
+const struct schema cat_fibre_schema = SCHEMA("fibre", struct cat_fibre, fibre_fields, NULL);
 
 static const struct field catalog_fields[] = {
 	F_LIST(struct catalog, gpus, "gpus", &cat_gpu_schema, FF_OPTIONAL, "GPUs"),
@@ -166,6 +230,7 @@ static const struct field catalog_fields[] = {
 	F_LIST(struct catalog, servers, "servers", &cat_server_schema, FF_OPTIONAL, "servers"),
 	F_LIST(struct catalog, transports, "transports", &cat_transport_schema, FF_OPTIONAL,
 	       "network transports NCCL uses (efficiency, latency)"),
+	F_LIST(struct catalog, fibres, "fibres", &cat_fibre_schema, FF_OPTIONAL, "fibre patch cords"),
 };
 
 const struct schema catalog_schema = SCHEMA("catalog", struct catalog, catalog_fields, NULL);
@@ -225,6 +290,11 @@ const char *transport_for(int protocol)
 	default:
 		return "sockets";
 	}
+}
+
+const struct cat_fibre *catalog_fibre(const struct catalog *c, const char *name)
+{
+	return find(&c->fibres, sizeof(struct cat_fibre), name);
 }
 
 void catalog_merge(struct catalog *dst, const struct catalog *base, const struct catalog *over)

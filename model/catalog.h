@@ -16,7 +16,11 @@
 #include "model/schema.h"
 
 #define NCF_NAME_MAX 48
+/* A cable's, fibre's or module's name in the cable plan: a catalog name, or what the part
+ * must be ("800G twin-port osfp transceiver (finned top, smf, not in the catalog)"). */
+#define CP_NAME_MAX (NCF_NAME_MAX + 80)
 #define NCF_SOURCE_MAX 512
+#define NCF_NETBOX_MAX 64
 
 enum fabric_kind { FAB_NONE, FAB_NVSWITCH, FAB_NVLINK_BRIDGE, FAB_NVLINK_MESH, FAB_PCIE_SWITCH,
 		   FAB_NVSWITCH_TRAY };
@@ -33,6 +37,27 @@ enum gpu_form { FORM_MODULE, FORM_CARD };
 bool cpu_is_intel(int cpu);
 /* NCCL's bandwidth of the link between two sockets of this CPU, GB/s per direction. */
 double cpu_sys_GBps(int cpu);
+enum fibre_mode { FIBRE_MMF, FIBRE_SMF };
+
+/* How a part appears in NetBox's community device-type library (netbox-community/
+ * devicetype-library), so that an export loads into an instance seeded from it. An empty
+ * file means the library has no such part and the export writes its own type. Interface
+ * name formats take {cage} (1-based) and {cage0} (0-based) for the physical cage, {lane}
+ * and {lane1} for the logical port within the cage, {sub} and {sub1} for a breakout
+ * sub-port and {subl} for its first lane of eight (1, 5 for two; 1, 3, 5, 7 for four). */
+struct netbox_map {
+	char manufacturer[NCF_NETBOX_MAX], model[NCF_NETBOX_MAX], slug[NCF_NETBOX_MAX];
+	char file[NCF_NETBOX_MAX + 32]; /* path in the library, e.g. device-types/Nvidia/QM9700.yaml */
+	char port[NCF_NETBOX_MAX];      /* interface name of a logical port */
+	char split[NCF_NETBOX_MAX];     /* interface name of a breakout sub-port */
+	char missing[NCF_SOURCE_MAX];   /* interfaces the library's file lacks, space-separated */
+};
+
+/* One orderable length of a cable or fibre. */
+struct cat_length {
+	double m;
+	char part[NCF_NAME_MAX];        /* ordering part number of that length; "" when not read */
+};
 
 struct cat_gpu {
 	char name[NCF_NAME_MAX], vendor[24], part[NCF_NAME_MAX];
@@ -42,7 +67,7 @@ struct cat_gpu {
 	int pcie_gen, pcie_lanes;
 	int pcie_p2p;          /* enum pcie_p2p */
 	int form;              /* enum gpu_form: an SXM/OAM module (NVSwitch) or a PCIe card (bridges) */
-	double bf16_tflops, memory_GB, power_W;
+	double bf16_tflops, memory_GB, memory_GBps, power_W;
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -53,6 +78,7 @@ struct cat_fabric {
 	int chips, max_gpus;   /* switch chips per server or tray; GPUs one instance joins */
 	int pcie_gen, pcie_lanes; /* PCIe switch: the uplink to the CPU */
 	double power_W, rack_units;
+	struct netbox_map netbox; /* switch trays: the NetBox device type */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -63,7 +89,9 @@ struct cat_nic {
 	bool adaptive_routing; /* takes packets out of order: adaptive routing or spraying */
 	char transport[NCF_NAME_MAX]; /* catalog transport; empty: by protocol (transport_for) */
 	double latency_us;     /* latency the NCCL net plugin reports; 0: the transport's */
-	double power_W;
+	double power_W, power_max_W; /* typical and maximum */
+	char cage[16], top[8];       /* cage of each port (osfp, qsfp112, ...); flat or finned */
+	struct netbox_map netbox;    /* module type (NICs are modules in NetBox) */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -88,14 +116,38 @@ struct cat_switch {
 	int max_breakout;      /* how many slower ports one port may split into */
 	bool sharp;
 	bool adaptive_routing; /* picks each packet's egress among equal paths (IB AR, Spectrum-X) */
-	double power_W, rack_units;
+	double power_W, power_max_W, rack_units; /* typical and maximum power */
+	char cage[16], top[8]; /* cage form factor; flat or finned top */
+	int psus;              /* power supplies, for the NetBox type */
+	char psu_inlet[24];    /* NetBox power-port type of each */
+	double weight_kg;
+	struct netbox_map netbox;
 	char source[NCF_SOURCE_MAX];
 };
 
+/* A cable (DAC, ACC, AOC: both ends fixed) or a transceiver (one module; fibre between
+ * two of them). ports: links one plug carries (2 for a twin-port OSFP); split: plugs at the
+ * far end of a cable (2 for a 1:2 splitter, 1 for a straight cable). */
 struct cat_cable {
-	char name[NCF_NAME_MAX], part[NCF_NAME_MAX], form_factor[40];
+	char name[NCF_NAME_MAX], vendor[24], part[NCF_NAME_MAX], form_factor[40];
 	int media, speed_gbps;
-	double reach_m, power_W;
+	double reach_m, power_W, power_max_W; /* power per end (module): typical, maximum */
+	char cage[16], top[8];       /* this plug (or a cable's first end) */
+	int ports;                   /* links per plug; 0 means 1 */
+	int split;                   /* cables: plugs at the far end; 0 means 1 */
+	char far_cage[16], far_top[8]; /* cables: the far end's plugs */
+	int fibre;                   /* transceivers: enum fibre_mode */
+	struct vec lengths;          /* cables: struct cat_length */
+	char source[NCF_SOURCE_MAX];
+};
+
+/* A fibre patch cord between two transceivers. split 2: a 1:2 splitter (one MPO to two). */
+struct cat_fibre {
+	char name[NCF_NAME_MAX], vendor[24], part[NCF_NAME_MAX], connector[40];
+	int mode;                    /* enum fibre_mode */
+	int split;                   /* 0 or 1 straight, 2 for 1:2 */
+	double reach_m;
+	struct vec lengths;          /* struct cat_length; empty: ncfabric's length classes */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -103,18 +155,27 @@ struct cat_server {
 	char name[NCF_NAME_MAX], vendor[24], part[NCF_NAME_MAX];
 	char gpu[NCF_NAME_MAX], scaleup[NCF_NAME_MAX], nic[NCF_NAME_MAX];
 	int gpus, cpu, compute_nics;
-	double power_W, rack_units;
+	double power_W, power_typ_W, rack_units; /* maximum and typical power */
+	bool nics_included;          /* the compute NICs are built in (not ordered separately) */
+	int nic_cages;               /* cages serving the compute NIC ports; 0: one per port */
+	char nic_cage[16], nic_top[8];
+	int psus;
+	double psu_W;
+	char psu_inlet[24];
+	double weight_kg;
+	struct netbox_map netbox;
 	char source[NCF_SOURCE_MAX];
 };
 
 struct catalog {
-	struct vec gpus, fabrics, nics, switches, cables, servers, transports;
+	struct vec gpus, fabrics, nics, switches, cables, servers, transports, fibres;
 };
 
 extern const struct schema catalog_schema, cat_gpu_schema, cat_fabric_schema, cat_nic_schema,
-	cat_switch_schema, cat_cable_schema, cat_server_schema, cat_transport_schema;
+	cat_switch_schema, cat_cable_schema, cat_server_schema, cat_transport_schema, cat_fibre_schema,
+	netbox_map_schema;
 extern const char *const fabric_kind_names[], *const protocol_names[], *const media_names[],
-	*const cpu_vendor_names[], *const pcie_p2p_names[], *const gpu_form_names[];
+	*const cpu_vendor_names[], *const pcie_p2p_names[], *const gpu_form_names[], *const fibre_mode_names[];
 
 /* Lookups by name; NULL when absent. */
 const struct cat_gpu *catalog_gpu(const struct catalog *c, const char *name);
@@ -127,6 +188,7 @@ const struct cat_transport *catalog_transport(const struct catalog *c, const cha
 /* The transport a NIC of protocol p uses when nothing names one: infiniband "ib", roce
  * "roce", efa "efa", ethernet "sockets" (no RDMA: NCCL's socket transport). */
 const char *transport_for(int protocol);
+const struct cat_fibre *catalog_fibre(const struct catalog *c, const char *name);
 
 /* dst = base with every entry of over added, or replacing base's entry of the same name.
  * dst must own nothing; base and over are not changed. */

@@ -37,6 +37,7 @@ static const char *const recompute_help[] = {
 static const char *const dp_buckets_help[] = {
 	"megatron: buckets of max(40M, 1M x dp) parameters when overlap is on, one bucket when it is off",
 	"ddp: PyTorch DDP's 1 MiB first bucket, then 25 MiB", NULL };
+const char *const rack_place_names[] = { "auto", "top", "middle", "end", NULL };
 
 #define MAXCOUNT 1000000
 
@@ -194,6 +195,21 @@ static const struct field canvas_fields[] = {
 };
 const struct schema canvas_schema = SCHEMA("canvas", struct canvas, canvas_fields, NULL);
 
+static const struct field physical_fields[] = {
+	F_INT(struct physical, rack_units, "rack_units", 0, 60, FF_OPTIONAL, "usable rack units per rack (0: 42)"),
+	F_NUM(struct physical, rack_power_kW, "rack_power_kW", 0, 1000, FF_OPTIONAL, "power budget per rack, kW (0: 40)"),
+	F_INT(struct physical, servers_per_rack, "servers_per_rack", 0, 1024, FF_OPTIONAL, "servers per rack (0: from the budget)"),
+	F_INT(struct physical, racks_per_row, "racks_per_row", 0, 1000, FF_OPTIONAL, "server racks per row (0: one unit per row)"),
+	F_ENUM(struct physical, leaf, "leaf", rack_place_names, FF_OPTIONAL, "leaves: top of rack, middle or end of row"),
+	F_ENUM(struct physical, spine, "spine", rack_place_names, FF_OPTIONAL, "spines: middle or end of the middle row"),
+	F_ENUM(struct physical, core, "core", rack_place_names, FF_OPTIONAL, "core switches: middle or end of the middle row"),
+	F_NUM(struct physical, rack_width_m, "rack_width_m", 0, 10, FF_OPTIONAL, "rack pitch along a row, m (0: 0.6)"),
+	F_NUM(struct physical, row_pitch_m, "row_pitch_m", 0, 100, FF_OPTIONAL, "row to row, aisle included, m (0: 2.4)"),
+	F_NUM(struct physical, riser_m, "riser_m", 0, 10, FF_OPTIONAL, "top of a rack to the cable tray, m (0: 0.5)"),
+	F_NUM(struct physical, slack_m, "slack_m", 0, 10, FF_OPTIONAL, "slack per cable, m (0: 0.5)"),
+};
+const struct schema physical_schema = SCHEMA("physical layout", struct physical, physical_fields, NULL);
+
 static void design_defaults(void *obj)
 {
 	struct design *d = obj;
@@ -214,6 +230,7 @@ static const struct field design_fields[] = {
 	F_LIST(struct design, bundles, "bundles", &bundle_schema, FF_OPTIONAL, "links between groups"),
 	F_STRUCT(struct design, fabric, "fabric", &fabric_opts_schema, 0, "fabric options"),
 	F_STRUCT(struct design, job, "job", &job_schema, 0, "the training job"),
+	F_STRUCT(struct design, physical, "physical", &physical_schema, FF_OPTIONAL, "racks, rows and where switches stand"),
 	F_STRUCT(struct design, canvas, "canvas", &canvas_schema, FF_OPTIONAL, "canvas positions and notes"),
 };
 const struct schema design_schema = SCHEMA("design", struct design, design_fields, design_defaults);

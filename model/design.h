@@ -34,6 +34,7 @@ enum algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLSTREE, ALGO_COLL
 enum recompute { RECOMPUTE_SELECTIVE, RECOMPUTE_NONE, RECOMPUTE_FULL };
 enum dp_buckets { BUCKETS_MEGATRON, BUCKETS_DDP };
 enum group_kind { GK_NONE, GK_SERVER, GK_DOMAIN, GK_SWITCH, GK_NOTE /* a canvas note (placement only) */ };
+enum rack_place { RP_AUTO, RP_TOP, RP_MIDDLE, RP_END };
 
 struct nic_spec {
 	char model[NCF_NAME_MAX];
@@ -136,6 +137,19 @@ struct canvas {
 	struct vec positions, notes;
 };
 
+/* The physical layout's knobs (floor.h computes the layout). Every zero means "derived or
+ * the default" (ncfabric.5 gives the defaults), so a design without this section gets a
+ * layout from its parts. */
+struct physical {
+	int rack_units;          /* usable U per rack; 0: 42 */
+	double rack_power_kW;    /* power budget per rack for servers and switches; 0: 40 */
+	int servers_per_rack;    /* 0: from the budget and the rack units */
+	int racks_per_row;       /* server racks per row; 0: one scalable unit per row */
+	int leaf, spine, core;   /* enum rack_place: where the switches of that tier stand */
+	double rack_width_m, row_pitch_m; /* 0: 0.6 m, 2.4 m (row to row, with the aisle) */
+	double riser_m, slack_m; /* per end up to the cable tray, per cable; 0: 0.5 m, 0.5 m */
+};
+
 struct design {
 	int version;
 	char name[64];
@@ -145,14 +159,15 @@ struct design {
 	struct fabric_opts fabric;
 	struct job job;
 	struct canvas canvas;
+	struct physical physical;
 	int next_id;                /* not saved */
 };
 
 extern const struct schema design_schema, server_group_schema, nic_spec_schema, domain_group_schema,
-	switch_group_schema, bundle_schema, fabric_opts_schema, job_schema, canvas_schema;
+	switch_group_schema, bundle_schema, fabric_opts_schema, job_schema, canvas_schema, physical_schema;
 extern const char *const nic_attach_names[], *const nic_use_names[], *const switch_role_names[],
 	*const wiring_names[], *const placement_names[], *const routing_names[], *const dtype_names[], *const algo_names[],
-	*const recompute_names[], *const dp_buckets_names[];
+	*const recompute_names[], *const dp_buckets_names[], *const rack_place_names[];
 
 void design_init(struct design *d);
 void design_free(struct design *d);

@@ -1,33 +1,15 @@
 #include "model/inventory.h"
+#include "model/bom.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-int bundle_media(const struct design *d, const struct bundle *b)
-{
-	if (b->media != MEDIA_AUTO)
-		return b->media;
-	if (design_tier(d, b->from) == 0 && b->wiring == WIRE_TOR)
-		return MEDIA_DAC;
-	return MEDIA_TRANSCEIVER;
-}
-
-static void add_power(struct inventory *inv, long count, double w, double ru)
-{
-	if (count <= 0)
-		return;
-	if (w > 0)
-		inv->power_W += count * w;
-	else
-		inv->power_unknown++;
-	if (ru > 0)
-		inv->rack_units += count * ru;
-	else
-		inv->rack_units_unknown++;
-}
 
 void inventory_compute(const struct design *d, const struct catalog *cat, struct inventory *inv)
 {
 	size_t i, k;
+	struct cableplan p;
+	struct bom b;
+	long **down, *up;
 	memset(inv, 0, sizeof *inv);
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
@@ -41,66 +23,89 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 			else
 				inv->nics_storage += (long)g->count * n->count;
 		}
-		if (srv) {
-			add_power(inv, g->count, srv->power_W, srv->rack_units);
-		} else {
-			/* No server model: count the GPUs' power, and say the rest is unknown. */
-			const struct cat_gpu *gpu = catalog_gpu(cat, g->gpu);
-			if (gpu && gpu->power_W > 0)
-				inv->power_W += (double)g->count * g->gpus * gpu->power_W;
-			if (g->count > 0) {
-				inv->power_unknown++;
-				inv->rack_units_unknown++;
-			}
-		}
+		if (g->count > 0 && !(srv && srv->rack_units > 0))
+			inv->rack_units_unknown++;
 	}
 	for (i = 0; i < d->domains.n; i++) {
 		const struct domain_group *m = DESIGN_DOMAIN(d, i);
-		const struct cat_fabric *t = catalog_fabric(cat, m->tray);
 		inv->nvlink_domains += m->count;
 		inv->nvswitch_trays += (long)m->count * m->switch_trays;
-		if (t)
-			add_power(inv, (long)m->count * m->switch_trays, t->power_W, t->rack_units);
 	}
+	cableplan_build(d, cat, &p, NULL, NULL);
+	cabling_ports(d, p.wb, &down, &up);
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *sw = DESIGN_SWITCH(d, i);
 		const struct cat_switch *c = catalog_switch(cat, sw->model);
 		struct inv_switch_group *s = vec_push(&inv->switch_groups, sizeof *s);
+		long j;
 		snprintf(s->name, sizeof s->name, "%s", sw->name);
 		snprintf(s->model, sizeof s->model, "%s", sw->model);
 		s->role = sw->role;
 		s->count = sw->count;
 		inv->switches[sw->role] += sw->count;
-		switch_ports_used(d, sw, &s->down, &s->up);
+		for (j = 0; j < sw->count; j++) {
+			if (down[i][j] > s->down)
+				s->down = down[i][j];
+			s->down_total += down[i][j];
+		}
+		s->up = sw->count > 0 ? up[i] : 0;
+		free(down[i]);
 		if (c) {
 			s->ports = (long)c->ports * sw->breakout;
 			s->port_speed_gbps = switch_port_gbps(sw, c);
-			add_power(inv, sw->count, c->power_W, c->rack_units);
 		}
+		if (sw->count > 0 && !(c && c->rack_units > 0))
+			inv->rack_units_unknown++;
 		s->free = s->ports - s->down - s->up;
 	}
+	free(down);
+	free(up);
 	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		const struct bundle *bd = DESIGN_BUNDLE(d, i);
+		const struct cp_bundle *pb = &VEC_AT(p.bundles, struct cp_bundle, i);
 		struct inv_link *l = vec_push(&inv->bundles, sizeof *l);
-		const struct cat_cable *cable;
-		snprintf(l->from, sizeof l->from, "%s", b->from);
-		snprintf(l->to, sizeof l->to, "%s", b->to);
-		l->speed_gbps = bundle_speed_gbps(d, cat, b);
-		l->media = bundle_media(d, b);
-		l->links = bundle_links(d, b);
-		cable = b->cable[0] ? catalog_cable(cat, b->cable) : catalog_cable_for(cat, l->speed_gbps, l->media);
-		if (cable)
-			snprintf(l->cable, sizeof l->cable, "%s", cable->name);
-		if (l->media == MEDIA_TRANSCEIVER)
-			l->transceivers = 2 * l->links;
-		inv->links += l->links;
-		inv->cables_by_media[l->media] += l->links;
-		inv->transceivers += l->transceivers;
+		snprintf(l->from, sizeof l->from, "%s", bd->from);
+		snprintf(l->to, sizeof l->to, "%s", bd->to);
+		l->speed_gbps = p.wb[i].gbps;
+		l->media = pb->links ? pb->media : (bd->media ? bd->media : MEDIA_TRANSCEIVER);
+		l->links = pb->links;
+		memcpy(l->by_media, pb->by_media, sizeof l->by_media);
+		snprintf(l->cable, sizeof l->cable, "%s", pb->cable);
+		snprintf(l->optic[0], sizeof l->optic[0], "%s", pb->optic[0]);
+		snprintf(l->optic[1], sizeof l->optic[1], "%s", pb->optic[1]);
+		l->transceivers = pb->optics[0] + pb->optics[1];
+		l->min_m = pb->min_m;
+		l->max_m = pb->max_m;
 	}
+	inv->links = p.links;
+	memcpy(inv->cables_by_media, p.by_media, sizeof inv->cables_by_media);
+	inv->transceivers = p.transceivers;
+	inv->cables = p.cables;
+	inv->fibres = p.fibres;
+	inv->racks = (long)p.floor.racks.n;
+	bom_from_plan(d, cat, &p, &b);
+	cableplan_free(&p);
+	inv->power_W = b.max_W;
+	inv->power_typ_W = b.typ_W;
+	inv->power_unknown = b.max_unknown;
+	inv->power_typ_unknown = b.typ_unknown;
+	inv->rack_units = b.rack_units;
+	bom_free(&b);
 }
 
 void inventory_free(struct inventory *inv)
 {
 	vec_release(&inv->switch_groups);
 	vec_release(&inv->bundles);
+}
+
+bool inventory_same_inputs(const struct design *a, const struct design *b)
+{
+	struct design x = *a; /* a shallow view of a, only read */
+	x.fabric = b->fabric;
+	x.job = b->job;
+	x.canvas = b->canvas;
+	memcpy(x.name, b->name, sizeof x.name);
+	memcpy(x.description, b->description, sizeof x.description);
+	return schema_equal(&design_schema, &x, b);
 }

@@ -1,11 +1,10 @@
 /* inventory.h: what a design is made of, counted per group (never per GPU).
  *
- * Media rule when a bundle says media: auto (documented in ncfabric.5):
- *   - server to leaf, top-of-rack wiring: DAC (the leaf is in the server's rack);
- *   - server to leaf, rail or spread wiring: transceivers and fibre (rail leaves sit in
- *     network racks, rows away);
- *   - switch to switch: transceivers and fibre.
- * Each transceiver link has two transceivers (one per end). */
+ * Links, their media and the transceivers come from the cable plan (cableplan.h: every
+ * link's length from the physical layout decides DAC, AOC or transceivers and fibre);
+ * power is the bill of materials' maximum (bom.h), so the report, the BOM and the exports
+ * count the same things. Switch ports are the cabling plan's: the most down and up ports
+ * any switch of the group uses. */
 #ifndef NCF_INVENTORY_H
 #define NCF_INVENTORY_H
 #include "model/design.h"
@@ -15,33 +14,43 @@ struct inv_switch_group {
 	int role, count;
 	long ports;            /* per switch, after breakout */
 	int port_speed_gbps;
-	long down, up, free;   /* per switch */
+	long down, up, free;   /* per switch: the most any switch of the group uses */
+	long down_total;       /* down ports used over the whole group */
 };
 
 struct inv_link {
 	char from[NCF_NAME_MAX], to[NCF_NAME_MAX];
-	int speed_gbps, media;
-	long links;
-	char cable[NCF_NAME_MAX]; /* catalog cable, or "" when none matches */
-	long transceivers;        /* optics at both ends */
+	int speed_gbps, media;    /* media: what most of its links use */
+	long links;               /* links that land on a port */
+	long by_media[5];         /* of those, per enum media */
+	char cable[CP_NAME_MAX]; /* the cable or fibre of the medium most of its links use */
+	char optic[2][CP_NAME_MAX]; /* the transceiver at the from and the to end, or "" */
+	long transceivers;        /* optics at both ends (one per cage) */
+	double min_m, max_m;      /* shortest and longest link, m */
 };
 
 struct inventory {
 	long servers, gpus, nics_compute, nics_storage, nvlink_domains, nvswitch_trays;
 	long switches[3];        /* by role */
-	long links;              /* cables of all bundles */
-	long cables_by_media[5]; /* enum media; [MEDIA_AUTO] stays 0 */
-	long transceivers;
+	long links;              /* links of all bundles that land on a port */
+	long cables_by_media[5]; /* links per enum media; [MEDIA_AUTO] stays 0 */
+	long transceivers;       /* modules (a twin-port module serves two links) */
+	long cables, fibres;     /* copper and AOC cables, fibre cords */
+	long racks;              /* racks of the physical layout */
 	struct vec switch_groups; /* struct inv_switch_group */
 	struct vec bundles;       /* struct inv_link */
-	double power_W, rack_units;
-	int power_unknown;        /* parts whose power the catalog does not know */
+	double power_W, power_typ_W; /* BOM totals, maximum and typical */
+	int power_unknown;        /* parts whose maximum power the catalog does not know */
+	int power_typ_unknown;
+	double rack_units;
 	int rack_units_unknown;
 };
 
 void inventory_compute(const struct design *d, const struct catalog *cat, struct inventory *inv);
 void inventory_free(struct inventory *inv);
-/* Media a bundle's links use after the auto rule. */
-int bundle_media(const struct design *d, const struct bundle *b);
+/* Would a and b have the same inventory? They differ at most in what the inventory does
+ * not read: the job, the fabric options, the canvas, the name and the description. (The
+ * designer recomputes the cable plan only when an edit changes what it is built from.) */
+bool inventory_same_inputs(const struct design *a, const struct design *b);
 
 #endif

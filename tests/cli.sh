@@ -142,20 +142,71 @@ for fmt in bom-csv bom-yaml bom-json dot; do
 done
 python3 -c 'import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); assert sum(int(r["quantity"]) for r in rows if r["category"]=="gpu")==256' "$TMP/x.bom-csv" \
 	&& ok "bom-csv reads in Python's csv" || bad "bom-csv reads in Python's csv"
-python3 -c 'import yaml,json,sys; y=yaml.safe_load(open(sys.argv[1])); j=json.load(open(sys.argv[2])); assert y["summary"]==j["summary"] and len(y["parts"])==len(j["parts"])' "$TMP/x.bom-yaml" "$TMP/x.bom-json" \
-	&& ok "bom-yaml and bom-json agree" || bad "bom-yaml and bom-json agree"
-if command -v dot >/dev/null 2>&1; then
-	expect "dot renders the export" 0 dot -Tsvg "$TMP/x.dot" -o "$TMP/x.svg"
-fi
-expect "export astra-sim" 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format astra-sim -o "$TMP/astra"
-python3 -c 'import yaml,json,sys; n=yaml.safe_load(open(sys.argv[1])); s=json.load(open(sys.argv[2])); assert n["npus_count"]==[8,32] and len(n["bandwidth"])==2 and len(s["all-reduce-implementation"])==2' "$TMP/astra.network.yml" "$TMP/astra.system.json" \
-	&& ok "astra-sim files read back" || bad "astra-sim files read back"
 expect "astra-sim exports the built-in default design" 0 "$BIN" export share/examples/reference-case.yaml --format astra-sim -o "$TMP/astra2"
 expect "multi-file formats need -o" 2 "$BIN" export share/examples/reference-case.yaml --format netbox
 has "netbox needs a directory" "$TMP/err" "export: netbox writes several files: give -o DIRECTORY"
-expect "export netbox" 0 "$BIN" export share/examples/dgx-h100-1su.yaml --format netbox -o "$TMP/nb"
-python3 -c 'import csv,sys; c=list(csv.DictReader(open(sys.argv[1]))); d=list(csv.DictReader(open(sys.argv[2]))); assert len(c)==512 and len(d)==44; names={r["name"] for r in d}; assert all(r["side_a_device"] in names and r["side_b_device"] in names for r in c)' "$TMP/nb/cables.csv" "$TMP/nb/devices.csv" \
-	&& ok "netbox cables join devices that exist" || bad "netbox cables join devices that exist"
+mkdir "$TMP/occupied" && echo mine >"$TMP/occupied/notes.txt"
+expect "netbox leaves a folder that is not its own alone" 1 "$BIN" export share/examples/dgx-h100-1su.yaml --format netbox -o "$TMP/occupied"
+has "netbox says why" "$TMP/err" "is not empty and holds no earlier ncfabric export"
+if [ "$(cat "$TMP/occupied/notes.txt")" = mine ]; then ok "the folder's file is untouched"; else bad "the folder's file is untouched"; fi
+
+# Every template (and variants): each export read back as its consumer reads it
+# (tests/check_exports.py): NetBox types against the library's schemas and naming rules,
+# every cable on a port that exists and no port twice, one connected fabric, ports per
+# switch as the report says; dot -Tjson with an edge for every bundle; ASTRA-sim's keys and
+# units; the BOM's totals as sums of its lines.
+if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
+	bad "python3 with yaml and jsonschema is needed (apt-get install python3-yaml python3-jsonschema)"
+fi
+if ! command -v dot >/dev/null 2>&1; then
+	bad "graphviz's dot is needed (apt-get install graphviz)"
+fi
+for spec in single-node leaf-spine fat-tree superpod nvl72 rail-only reference-case pcie-box \
+	"superpod units=2" "superpod units=8" "superpod generation=hdr units=2" "leaf-spine oversubscription=2" \
+	"leaf-spine wiring=tor" "nvl72 racks=4" "fat-tree k=4 pods=3" \
+	file:share/examples/dgx-h100-1su.yaml file:share/examples/gb200-nvl72.yaml \
+	file:tests/data/sn5600-breakout.yaml file:tests/data/superpod-h100-2su-ra.yaml file:tests/data/tor-2to1.yaml file:tests/data/tor-pair-mesh.yaml; do
+	n=$(echo "$spec" | tr ' =/:' '____')
+	case $spec in
+	file:*)
+		cp "${spec#file:}" "$TMP/$n.yaml"
+		;;
+	*)
+		set -- $spec
+		t=$1
+		shift
+		args=""
+		for a in "$@"; do args="$args --set $a"; done
+		# shellcheck disable=SC2086
+		"$BIN" new --template "$t" $args -o "$TMP/$n.yaml" 2>"$TMP/err" || { bad "new $spec" "$(cat "$TMP/err")"; continue; }
+		;;
+	esac
+	"$BIN" report "$TMP/$n.yaml" --json >"$TMP/$n.json" 2>"$TMP/err" || bad "report $spec" "$(cat "$TMP/err")"
+	for f in bom-csv bom-yaml bom-json dot; do
+		"$BIN" export "$TMP/$n.yaml" --format $f -o "$TMP/$n.$f" 2>"$TMP/err" || bad "export $spec $f" "$(cat "$TMP/err")"
+	done
+	r=$(python3 tests/check_exports.py bom "$TMP/$n.bom-csv" "$TMP/$n.bom-yaml" "$TMP/$n.bom-json" 2>&1) \
+		&& ok "$spec: bom totals are sums of lines, yaml = json" || bad "$spec: bom" "$r"
+	if dot -Tjson "$TMP/$n.dot" >"$TMP/$n.gv.json" 2>"$TMP/err"; then
+		r=$(python3 tests/check_exports.py dot "$TMP/$n.gv.json" "$TMP/$n.yaml" 2>&1) \
+			&& ok "$spec: dot renders, every bundle has an edge" || bad "$spec: dot" "$r"
+	else
+		bad "$spec: dot -Tjson" "$(cat "$TMP/err")"
+	fi
+	if "$BIN" export "$TMP/$n.yaml" --format astra-sim -o "$TMP/$n.as" 2>"$TMP/err"; then
+		r=$(python3 tests/check_exports.py astra "$TMP/$n.as" "$TMP/$n.json" 2>&1) \
+			&& ok "$spec: astra-sim keys and units" || bad "$spec: astra-sim" "$r"
+	else
+		bad "$spec: astra-sim refused" "$(cat "$TMP/err")"
+	fi
+	if "$BIN" export "$TMP/$n.yaml" --format netbox -o "$TMP/$n.nb" 2>"$TMP/err" &&
+		"$BIN" export "$TMP/$n.yaml" --format netbox -o "$TMP/$n.nb" 2>"$TMP/err"; then
+		r=$(python3 tests/check_exports.py netbox "$TMP/$n.nb" "$TMP/$n.json" 2>&1) \
+			&& ok "$spec: netbox (exported twice) loads: schemas, names, ports, racks" || bad "$spec: netbox" "$r"
+	else
+		bad "$spec: netbox export" "$(cat "$TMP/err")"
+	fi
+done
 
 expect "expect" 0 "$BIN" expect share/examples/reference-case.yaml
 has "expect is an nccl-tests table" "$TMP/out" "#       size         count      type   redop    root     time   algbw   busbw #wrong"

@@ -53,6 +53,19 @@ static inline void fx_switch(struct catalog *c, const char *name, int ports, int
 	SETS(s->source, "test");
 }
 
+static inline void fx_cable(struct catalog *c, const char *name, int media, int gbps, const char *cage, double reach)
+{
+	struct cat_cable *k = vec_push(&c->cables, sizeof *k);
+	SETS(k->name, name);
+	k->media = media;
+	k->speed_gbps = gbps;
+	SETS(k->cage, cage);
+	if (media != MEDIA_TRANSCEIVER)
+		SETS(k->far_cage, cage);
+	k->reach_m = reach;
+	SETS(k->source, "test");
+}
+
 static inline void fx_catalog(struct catalog *c)
 {
 	memset(c, 0, sizeof *c);
@@ -76,6 +89,10 @@ static inline void fx_catalog(struct catalog *c)
 	fx_switch(c, "eth64x400", 64, 400, 2, 1000); /* Ethernet, static ECMP only */
 	VEC_AT(c->switches, struct cat_switch, 2).protocol = PROTO_ETHERNET;
 	VEC_AT(c->nics, struct cat_nic, 1).adaptive_routing = true;
+	/* Cages and a copper cable, for the cable plan: QSFP28 at 100G. */
+	SETS(VEC_AT(c->nics, struct cat_nic, 0).cage, "qsfp28");
+	SETS(VEC_AT(c->switches, struct cat_switch, 0).cage, "qsfp28");
+	fx_cable(c, "dac-100", MEDIA_DAC, 100, "qsfp28", 3);
 }
 
 /* The reference case: 4 x 8 a100, 4 x 100G NICs each, one 32-port ToR. */

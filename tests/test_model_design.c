@@ -42,8 +42,30 @@ Test(design, inventory_counts)
 	cr_assert_eq(VEC_AT(inv.switch_groups, struct inv_switch_group, 0).down, 16);
 	cr_assert_eq(VEC_AT(inv.switch_groups, struct inv_switch_group, 0).free, 16);
 	cr_assert_eq(VEC_AT(inv.bundles, struct inv_link, 0).speed_gbps, 100, "speed from the slower end");
-	cr_assert_eq(inv.power_unknown, 2, "servers without a model and a switch without power");
+	cr_assert_eq(inv.power_unknown, 4, "BOM lines without a maximum power: the server (no model), its NICs, the switch, the DAC");
+	cr_assert_eq(inv.power_W, 32 * 400.0, "what is known: 32 GPUs of 400 W, the GPU line of a server without a model");
 	inventory_free(&inv);
+}
+
+/* The designer keeps the inventory across edits that leave the hardware alone. */
+Test(design, inventory_inputs)
+{
+	struct design e;
+	design_copy(&e, &d);
+	cr_assert(inventory_same_inputs(&e, &d));
+	e.job.tp = 8;
+	e.fabric.sharp = !e.fabric.sharp;
+	snprintf(e.name, sizeof e.name, "renamed");
+	cr_assert(inventory_same_inputs(&e, &d), "the job, the fabric options and the name are not the inventory's");
+	DESIGN_SERVER(&e, 0)->count++;
+	cr_assert_not(inventory_same_inputs(&e, &d), "a count is");
+	DESIGN_SERVER(&e, 0)->count--;
+	DESIGN_BUNDLE(&e, 0)->media = MEDIA_AOC;
+	cr_assert_not(inventory_same_inputs(&e, &d), "a bundle's media is");
+	DESIGN_BUNDLE(&e, 0)->media = DESIGN_BUNDLE(&d, 0)->media;
+	e.physical.rack_power_kW = 20;
+	cr_assert_not(inventory_same_inputs(&e, &d), "the physical layout is");
+	design_free(&e);
 }
 
 Test(design, unknown_gpu_suggests)

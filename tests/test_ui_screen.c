@@ -117,6 +117,36 @@ Test(screen, compare_follows_edits)
 	app_free(&app);
 }
 
+/* The rack view: the layout's rows, a server rack and the network rack of one SuperPOD
+ * scalable unit, an NVL72 domain rack; it follows edits and undo, Esc and R close it. */
+Test(screen, racks_server_rack) { screen_case("share/examples/dgx-h100-1su.yaml", "R", 80, 24, "racks-80x24"); }
+Test(screen, racks_network_rack) { screen_case("tests/data/superpod-h100-2su-ra.yaml", "R\nlllll\nj", 100, 30, "racks-network-100x30"); }
+Test(screen, racks_domain_rack) { screen_case("share/examples/gb200-nvl72.yaml", "R\nl\n<PgDn>", 80, 24, "racks-domain-80x24"); }
+
+Test(screen, racks_follow_the_design)
+{
+	char *t;
+	open_app("share/examples/dgx-h100-1su.yaml");
+	t = screen("R", 80, 24);
+	cr_assert_eq(app.mode, MODE_RACKS);
+	cr_assert(strstr(t, "racks  12 in 1 row, 42U, 40.0 kW  dgx-h100-1su"), "%s", t);
+	cr_assert(strstr(t, "cables: 24 leave the rack, 5.5 to 6.5 m (24 optical); 0 inside"), "%s", t);
+	free(t);
+	free(screen("<Esc>", 80, 24));
+	cr_assert_eq(app.mode, MODE_CANVAS);
+	free(screen(":select dgx\n:set count 30", 80, 24)); /* 3 a rack: 10 server racks and the network rack */
+	t = screen("R", 80, 24);
+	cr_assert(strstr(t, "racks  11 in 1 row"), "%s", t);
+	free(t);
+	t = screen("u", 80, 24); /* undo is global: the view follows it */
+	cr_assert_eq(app.mode, MODE_RACKS);
+	cr_assert(strstr(t, "racks  12 in 1 row"), "%s", t);
+	free(t);
+	free(screen("R", 80, 24));
+	cr_assert_eq(app.mode, MODE_CANVAS);
+	app_free(&app);
+}
+
 /* The teaching view: first, middle and last step of a ring on one PCIe box, AllGather and
  * the formulas on the reference case. */
 Test(screen, teach_first) { screen_case("share/examples/pcie-box.yaml", "t", 80, 24, "teach-first-80x24"); }

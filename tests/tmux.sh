@@ -75,6 +75,10 @@ check "teaching view" "teach: Ring AllReduce, step 0 of 62"
 T send-keys -t ncf ">" ">" "p"
 check "it plays to the end by itself" "step 62 of 62, done" 10
 T send-keys -t ncf Escape
+# The rack view: the racks in rows, the selected rack's devices and cables.
+T send-keys -t ncf "R"
+check "rack view" "R01-01  server rack, row 1 position 1"
+T send-keys -t ncf Escape
 T send-keys -t ncf "q"
 gone "q quits a saved design"
 

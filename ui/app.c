@@ -52,6 +52,7 @@ const struct keybind keymap[] = {
 	{ MODE_ANY, 't', ACT_TEACH, "t", 99 },
 	{ MODE_ANY, 'I', ACT_LESSON, "I", 0 },
 	{ MODE_ANY, 'M', ACT_MOUSE, "M", 0 },
+	{ MODE_ANY, 'R', ACT_RACKS, "R", 0 },
 	{ MODE_ANY, NK_GG, ACT_TOP, "gg", 0 },
 	{ MODE_ANY, 'G', ACT_BOTTOM, "G", 0 },
 	{ MODE_ANY, NK_PGDN, ACT_PAGE_DOWN, "PgDn", 0 },
@@ -166,6 +167,15 @@ const struct keybind keymap[] = {
 	{ MODE_COMPARE, NK_DOWN, ACT_SCROLL_DOWN, "Down", 0 },
 	{ MODE_COMPARE, 'k', ACT_SCROLL_UP, "k", 12 },
 	{ MODE_COMPARE, NK_UP, ACT_SCROLL_UP, "Up", 0 },
+	{ MODE_RACKS, NK_ESC, ACT_CANCEL, "Esc", 10 },
+	{ MODE_RACKS, 'l', ACT_FIELD_NEXT, "l", 11 },
+	{ MODE_RACKS, NK_RIGHT, ACT_FIELD_NEXT, "Right", 0 },
+	{ MODE_RACKS, 'h', ACT_FIELD_PREV, "h", 12 },
+	{ MODE_RACKS, NK_LEFT, ACT_FIELD_PREV, "Left", 0 },
+	{ MODE_RACKS, 'j', ACT_DOWN, "j", 13 },
+	{ MODE_RACKS, NK_DOWN, ACT_DOWN, "Down", 0 },
+	{ MODE_RACKS, 'k', ACT_UP, "k", 14 },
+	{ MODE_RACKS, NK_UP, ACT_UP, "Up", 0 },
 	{ MODE_LESSON, 'n', ACT_PAGE_NEXT, "n", 10 },
 	{ MODE_LESSON, ' ', ACT_PAGE_NEXT, "Space", 0 },
 	{ MODE_LESSON, NK_RIGHT, ACT_PAGE_NEXT, "Right", 0 },
@@ -265,11 +275,14 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 
 void app_free(struct app *app)
 {
+	rackview_free(app);
 	form_clear(&app->form);
 	ed_free(&app->ed);
 	design_free(&app->design);
 	catalog_free(&app->catalog);
 	inventory_free(&app->inv);
+	if (app->inv_of_valid)
+		design_free(&app->inv_of);
 	diag_free(&app->problems);
 	placement_free(&app->place);
 	if (app->pinned)
@@ -283,11 +296,19 @@ void app_free(struct app *app)
 void app_recompute(struct app *app)
 {
 	catalog_free(&app->catalog);
-	inventory_free(&app->inv);
 	diag_clear(&app->problems);
 	design_catalog(&app->design, app->shipped, &app->catalog);
 	design_check(&app->design, &app->catalog, &app->problems);
-	inventory_compute(&app->design, &app->catalog, &app->inv);
+	/* The inventory walks every link (the cable plan): only when an edit changes what it
+	 * is built from, not for the job, the fabric options, the size or the canvas. */
+	if (!app->inv_of_valid || !inventory_same_inputs(&app->inv_of, &app->design)) {
+		inventory_free(&app->inv);
+		inventory_compute(&app->design, &app->catalog, &app->inv);
+		if (app->inv_of_valid)
+			design_free(&app->inv_of);
+		design_copy(&app->inv_of, &app->design);
+		app->inv_of_valid = true;
+	}
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
 	{
@@ -302,6 +323,8 @@ void app_recompute(struct app *app)
 		}
 	}
 	compare_refresh(app);
+	if (app->mode == MODE_RACKS)
+		rackview_refresh(app);
 	teach_rebuild(app);
 }
 
@@ -372,6 +395,7 @@ const struct mode_ops mode_ops[MODE_COUNT] = {
 	[MODE_PANEL] = { panel_action, NULL, panel_zoom_draw, SCREEN_FULL, false },
 	[MODE_MESSAGES] = { messages_action, NULL, messages_draw, SCREEN_FULL, false },
 	[MODE_ERRORS] = { errors_action, NULL, errors_draw, SCREEN_FULL, false },
+	[MODE_RACKS] = { rackview_action, NULL, rackview_draw, SCREEN_FULL, false },
 };
 
 /* The next of auto and the algorithms that run AllReduce here, as NCCL_ALGO would force it;
@@ -550,6 +574,8 @@ static unsigned global_action(struct app *app, enum action a)
 		return teach_action(app, a);
 	case ACT_COMPARE:
 		return compare_open(app);
+	case ACT_RACKS:
+		return rackview_open(app);
 	case ACT_MOUSE:
 		app->mouse = !app->mouse;
 		return say(app, false, "mouse %s", app->mouse ? "on" : "off (the terminal selects text)");

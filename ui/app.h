@@ -55,7 +55,8 @@ enum {
 	X(LESSON, "lesson", "the guided lesson") \
 	X(PANEL, "panel", "the metrics panel on the whole screen") \
 	X(MESSAGES, "messages", "every message of this session (:messages)") \
-	X(ERRORS, "errors", "the errors of a file that did not load")
+	X(ERRORS, "errors", "the errors of a file that did not load") \
+	X(RACKS, "racks", "the rack layout: rows of racks, what stands in each, its cables")
 #define MODE_ENUM(id, name, help) MODE_##id,
 enum mode { MODES(MODE_ENUM) MODE_COUNT };
 #undef MODE_ENUM
@@ -96,6 +97,7 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(COMPARE, "compare", "show the design beside the pinned one (:pin pins it, :compare FILE loads one)") \
 	X(TEACH, "teach", "teaching view: the collective on this design step by step, and the formulas") \
 	X(LESSON, "lesson", "the guided lesson: the reference case, then the design rules") \
+	X(RACKS, "racks", "rack layout: the racks in rows, what stands in each unit, the lengths of the cables that leave it") \
 	X(PAGE_NEXT, "page-next", "next page of the lesson") \
 	X(PAGE_PREV, "page-prev", "previous page of the lesson") \
 	X(STEP_NEXT, "step-next", "next step of the collective") \
@@ -112,8 +114,8 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(MOUSE, "mouse", "turn the mouse on or off") \
 	X(LEFT, "left", "select the block to the left") \
 	X(RIGHT, "right", "select the block to the right") \
-	X(UP, "up", "select the block above") \
-	X(DOWN, "down", "select the block below") \
+	X(UP, "up", "select the block (or the rack) above") \
+	X(DOWN, "down", "select the block (or the rack) below") \
 	X(NEXT, "next", "select the next block or bundle") \
 	X(PREV, "prev", "select the previous block or bundle") \
 	X(EDIT, "edit", "edit the selected block or bundle") \
@@ -182,6 +184,8 @@ struct app {
 	const struct catalog *shipped;
 	struct catalog catalog;       /* shipped + the design's overrides */
 	struct inventory inv;
+	struct design inv_of;         /* the design inv was computed for (valid when inv_of_valid) */
+	bool inv_of_valid;
 	struct ncf_diag problems;
 	struct metrics metrics;       /* the model's numbers, recomputed on every edit */
 	struct placement place;       /* blocks on the canvas */
@@ -262,6 +266,7 @@ struct app {
 	int teach_play;               /* 0 paused, +1 forward, -1 backwards */
 	int teach_speed;              /* 0..4: 1, 2, 4, 8, 16 steps a second */
 	int teach_ticks;
+	struct rackview *racks;       /* the rack view's numbers (rackview.c), NULL until opened */
 };
 
 extern const struct keybind keymap[];

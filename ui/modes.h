@@ -11,6 +11,7 @@
  *   compareview.c the pinned design A beside the design on screen B
  *   lesson.c      the guided lesson over the live canvas
  *   panel.c       the metrics panel;  plot.c  the plots;  help.c  the help screen
+ *   rackview.c    the rack layout: racks in rows, a rack unit by unit, its cables
  * app.c holds the one key table, the life cycle and the dispatch: a key goes to the mode's text
  * handler (forms and command lines take typed keys first), then to the mode's rows of the key
  * table, then (unless the mode is modal) to the global rows. An action goes to the mode's
@@ -163,6 +164,14 @@ void plot_draw(const struct app *app, struct cellbuf *c);
 unsigned help_open(struct app *app);
 unsigned help_action(struct app *app, enum action a);
 void help_draw(const struct app *app, struct cellbuf *c);
+
+/* rackview.c: its numbers are computed when it opens and after every recompute while it is
+ * open (rackview_refresh), from the cabling plan the exports use; app->racks owns them. */
+unsigned rackview_open(struct app *app);
+void rackview_refresh(struct app *app);
+unsigned rackview_action(struct app *app, enum action a);
+void rackview_draw(const struct app *app, struct cellbuf *c);
+void rackview_free(struct app *app);
 
 /* draw.c */
 void draw_status(const struct app *app, struct cellbuf *c);
