@@ -117,6 +117,12 @@ long bundle_ports_each(const struct design *d, const struct bundle *b, bool from
 	return t > 0 ? (design_group_count(d, b->from) * L + t - 1) / t : 0;
 }
 
+static long floordiv_l(long a, long b)
+{
+	long q = a / b;
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
 /* Ports per switch of group sw, following the wiring rules exactly (topo.h "Wiring"): the
  * members of the groups bundled into it are numbered in bundle order, and tor, rail and
  * spread put each link on one switch. down is the busiest switch's. */
@@ -175,10 +181,12 @@ void switch_ports_used(const struct design *d, const struct switch_group *sw, lo
 			for (l = 0; l < L; l++)
 				per_sw[l % n] += c;
 		} else {
-			/* spread: link l of position p on switch (p L + l) mod n, evenly within one. */
-			long each = (c * L + n - 1) / n;
+			/* spread: link l of position p on switch (p L + l) mod n: the links of positions
+			 * off..off+c-1 are the numbers off L .. (off + c) L - 1, and switch s takes those
+			 * congruent to s mod n. */
+			long lo = off * L, hi = (off + c) * L; /* [lo, hi) */
 			for (s = 0; s < n; s++)
-				per_sw[s] += each;
+				per_sw[s] += floordiv_l(hi - 1 - s, n) - floordiv_l(lo - 1 - s, n);
 		}
 		off += c;
 	}

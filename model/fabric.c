@@ -18,18 +18,19 @@ static double min_d(double a, double b)
  * A max-flow on the tree of components, bottom up (exact for a hierarchy): at each
  * component the halves exchange what they can inside; what is left of each side climbs,
  * capped by the component's uplinks (each direction on its own), to its parent. Components
- * of different groups meet where their keys (switch group, block) are equal. Planes (the
- * servers' bundles) are separate networks: their flows add. Cost: the components of the
- * job's levels, cached per layout. */
+ * are named (switch group, order, number), as the groups bundled into a switch group share
+ * them (topo.h "Levels"); an interleaved component holds every node of its residue. Planes
+ * (the servers' switch bundles, matched by network) are separate networks: their flows
+ * add; direct links add the pairs they join across the halves. Cost: the components the
+ * job's groups touch, not their nodes. */
 
 struct bcomp {
-	int sw;
+	int sw, order;
 	long b;
 	double sa, sb, up;
-	int level;
-	int parent_sw, parent_order;
-	long parent_b;
-	bool used;
+	int psw, porder;
+	long pb;
+	bool parent, used;
 };
 
 struct bmap {
@@ -37,18 +38,19 @@ struct bmap {
 	size_t cap, n;
 };
 
-static size_t bslot(struct bmap *m, int sw, long b)
+static size_t bslot(const struct bmap *m, int sw, int order, long b)
 {
-	size_t i = (size_t)(((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL ^ (unsigned long long)b *
-			     0xff51afd7ed558ccdULL) % m->cap);
-	while (m->v[i].used && !(m->v[i].sw == sw && m->v[i].b == b))
+	size_t i = (size_t)((((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL + (unsigned long long)order) ^
+			     (unsigned long long)b * 0xff51afd7ed558ccdULL) %
+			    m->cap);
+	while (m->v[i].used && !(m->v[i].sw == sw && m->v[i].order == order && m->v[i].b == b))
 		i = (i + 1) % m->cap;
 	return i;
 }
 
-static struct bcomp *bget(struct bmap *m, int sw, long b, int level)
+static struct bcomp *bget(struct bmap *m, int sw, int order, long b)
 {
-	size_t i = bslot(m, sw, b);
+	size_t i = bslot(m, sw, order, b);
 	if (m->v[i].used)
 		return &m->v[i];
 	if (m->n * 2 + 2 >= m->cap) {
@@ -60,167 +62,207 @@ static struct bcomp *bget(struct bmap *m, int sw, long b, int level)
 		nm.v = xcalloc(nm.cap, sizeof *nm.v);
 		for (k = 0; k < m->cap; k++)
 			if (m->v[k].used) {
-				size_t j = bslot(&nm, m->v[k].sw, m->v[k].b);
+				size_t j = bslot(&nm, m->v[k].sw, m->v[k].order, m->v[k].b);
 				nm.v[j] = m->v[k];
 				nm.n++;
 			}
 		free(m->v);
 		*m = nm;
-		i = bslot(m, sw, b);
+		i = bslot(m, sw, order, b);
 	}
 	memset(&m->v[i], 0, sizeof m->v[i]);
 	m->v[i].used = true;
 	m->v[i].sw = sw;
+	m->v[i].order = order;
 	m->v[i].b = b;
-	m->v[i].level = level;
-	m->v[i].parent_sw = -1;
 	m->n++;
 	return &m->v[i];
 }
 
-static double plane_flow(const struct topo *t, const struct fabric *f, int pi, long h)
+/* What one run of a half's nodes adds to the leaf-level components it falls in. */
+struct half_run {
+	struct bmap *m;
+	const struct topo_ngroup *g;
+	const struct topo_plane *p;
+	double per_node;
+	bool side_b;
+	long x_first, x_last;   /* the group's used positions in the plane */
+};
+
+/* A position of the group in leaf-level component id (it names the component's chain). */
+static long rep_position(const struct half_run *r, long id)
+{
+	const struct topo_level *l = &r->p->level[0];
+	long B, x;
+	if (l->size >= TOPO_ALL)
+		return r->x_first;
+	B = id - l->base;
+	if (l->modulus > 0) {
+		long B0 = (r->x_first + l->shift) / l->size;
+		B = B0 + (((B - B0) % l->modulus) + l->modulus) % l->modulus;
+	}
+	x = B * l->size - l->shift;
+	if (x < r->x_first)
+		x = r->x_first;
+	/* The first node position at or after it (nodes are spn positions apart). */
+	x = r->x_first + (x - r->x_first + r->g->spn - 1) / r->g->spn * r->g->spn;
+	return x <= r->x_last ? x : r->x_last;
+}
+
+static void half_add(long lo, long hi, long count, void *arg)
+{
+	struct half_run *r = arg;
+	long id;
+	for (id = lo; id <= hi; id++) {
+		const struct topo_level *l0 = &r->p->level[0];
+		struct bcomp *bc = bget(r->m, l0->sw, l0->order, id);
+		if (r->side_b)
+			bc->sb += count * r->per_node;
+		else
+			bc->sa += count * r->per_node;
+		if (!bc->parent) {
+			/* The chain above it: each level's component, its uplinks, its parent. */
+			long x = rep_position(r, id);
+			int lv;
+			struct bcomp *cur = bc;
+			for (lv = 0; lv < r->p->nlevels; lv++) {
+				const struct topo_level *l = &r->p->level[lv];
+				const struct topo_level *u = lv + 1 < r->p->nlevels ? &r->p->level[lv + 1] : NULL;
+				struct bcomp *up;
+				if (cur->parent)
+					break;
+				cur->parent = true;
+				cur->up = l->uplinks > 0 ? (double)r->p->links / l->rails * l->switches * l->uplinks * l->link_GBps : 0;
+				if (!u) {
+					cur->psw = -1;
+					break;
+				}
+				cur->psw = u->sw;
+				cur->porder = u->order;
+				cur->pb = topo_comp(u, x);
+				up = bget(r->m, u->sw, u->order, cur->pb);
+				/* bget may have moved the table: find this level's entry again. */
+				cur = up;
+			}
+		}
+	}
+}
+
+static int bcomp_order(const void *pa, const void *pb)
+{
+	const struct bcomp *a = *(const struct bcomp *const *)pa, *b = *(const struct bcomp *const *)pb;
+	return a->order != b->order ? (a->order < b->order ? -1 : 1) : 0;
+}
+
+static double plane_flow(const struct topo *t, int pi, long h)
 {
 	struct bmap m;
-	int i, lv, top = 0;
+	int i;
+	size_t k, nc = 0;
 	double flow = 0;
+	struct bcomp **list;
 	m.cap = 64;
 	m.n = 0;
 	m.v = xcalloc(m.cap, sizeof *m.v);
-	/* Leaf-level components: the nodes of each half, each at its share of the ceiling. */
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		const struct topo_plane *p;
-		const struct topo_level *l;
-		double c;
-		long k, kf, kl;
-		if (!g->used || pi >= g->nplanes)
+		struct half_run r;
+		long a;
+		if (!g->used || pi >= g->nswitch)
 			continue;
-		p = &g->plane[pi];
-		if (p->kind != PLANE_SWITCH)
-			continue;
-		if (p->level[p->nlevels - 1].order > top)
-			top = p->level[p->nlevels - 1].order;
-		l = &p->level[0];
-		c = f->node_ceiling_GBps * ((double)p->links / (g->wired > 0 ? g->wired : 1));
-		if (l->size >= TOPO_ALL || l->modulus > 0) {
-			long a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
-			struct bcomp *bc = bget(&m, l->sw, l->size >= TOPO_ALL ? 0 : -1 - g->server, l->order);
-			bc->sa += a * c;
-			bc->sb += (g->used - a) * c;
-			continue;
-		}
-		kf = (topo_pos(g, p, 0) + l->shift) / l->size;
-		kl = (topo_pos(g, p, g->used - 1) + l->shift) / l->size;
-		for (k = kf; k <= kl; k++) {
-			long x0 = k * l->size - l->shift, x1 = x0 + l->size - 1, i0, i1, a, a_hi = h - g->first - 1;
-			struct bcomp *bc;
-			i0 = x0 - p->pos <= 0 ? 0 : (x0 - p->pos + g->spn - 1) / g->spn;
-			i1 = (x1 - p->pos) / g->spn;
-			if (i1 > g->used - 1)
-				i1 = g->used - 1;
-			if (i0 > i1)
-				continue;
-			a = a_hi >= i0 ? (a_hi < i1 ? a_hi : i1) - i0 + 1 : 0;
-			bc = bget(&m, l->sw, k, l->order);
-			bc->sa += a * c;
-			bc->sb += (i1 - i0 + 1 - a) * c;
-			if (bc->parent_sw < 0 && p->nlevels > 1) {
-				const struct topo_level *pl = &p->level[1];
-				bc->parent_sw = pl->sw;
-				bc->parent_order = pl->order;
-				bc->parent_b = pl->size >= TOPO_ALL ? 0 : topo_comp(pl, topo_pos(g, p, i0));
-			}
-			bc->up = l->uplinks > 0 ? (double)(p->links / l->rails) * l->switches * l->uplinks * l->link_GBps : 0;
-		}
-		/* Parents of the upper levels' components. */
-		for (lv = 1; lv + 1 < p->nlevels; lv++) {
-			const struct topo_level *cl = &p->level[lv], *pl = &p->level[lv + 1];
-			long kk0 = cl->size >= TOPO_ALL ? 0 : topo_comp(cl, topo_pos(g, p, 0));
-			long kk1 = cl->size >= TOPO_ALL ? 0 : topo_comp(cl, topo_pos(g, p, g->used - 1));
-			long kk;
-			for (kk = kk0; kk <= kk1 && kk - kk0 < 1000000; kk++) {
-				struct bcomp *bc = bget(&m, cl->sw, kk, cl->order);
-				if (bc->parent_sw < 0) {
-					long x = kk * (cl->size >= TOPO_ALL ? 0 : cl->size) - cl->shift;
-					bc->parent_sw = pl->sw;
-					bc->parent_order = pl->order;
-					bc->parent_b = pl->size >= TOPO_ALL ? 0 : topo_comp(pl, x < p->pos ? p->pos : x);
-					bc->up = cl->uplinks > 0 ? (double)(p->links / cl->rails) * cl->switches * cl->uplinks *
-									cl->link_GBps
-								 : 0;
-				}
-				if (cl->modulus > 0)
-					break;
+		r.m = &m;
+		r.g = g;
+		r.p = &g->plane[pi];
+		r.per_node = g->ceiling_GBps * ((double)r.p->links / (g->wired > 0 ? g->wired : 1));
+		r.x_first = topo_pos(g, r.p, 0);
+		r.x_last = topo_pos(g, r.p, g->used - 1);
+		a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
+		r.side_b = false;
+		topo_runs(&r.p->level[0], r.x_first, g->spn, a, half_add, &r);
+		r.side_b = true;
+		topo_runs(&r.p->level[0], topo_pos(g, r.p, a), g->spn, g->used - a, half_add, &r);
+	}
+	/* Bottom up: match inside, send the rest up (parents have higher orders). */
+	list = xcalloc(m.n ? m.n : 1, sizeof *list);
+	for (k = 0; k < m.cap; k++)
+		if (m.v[k].used)
+			list[nc++] = &m.v[k];
+	qsort(list, nc, sizeof *list, bcomp_order);
+	for (k = 0; k < nc; k++) {
+		struct bcomp *bc = list[k];
+		double match = bc->sa < bc->sb ? bc->sa : bc->sb, ra, rb;
+		flow += match;
+		ra = bc->sa - match;
+		rb = bc->sb - match;
+		if (bc->psw >= 0 && bc->parent && bc->up > 0) {
+			size_t j = bslot(&m, bc->psw, bc->porder, bc->pb);
+			if (m.v[j].used) {
+				m.v[j].sa += ra < bc->up ? ra : bc->up;
+				m.v[j].sb += rb < bc->up ? rb : bc->up;
 			}
 		}
 	}
-	/* Every parent exists before the climb, so the table no longer moves. */
-	{
-		bool grew = true;
-		while (grew) {
-			size_t k, before = m.n;
-			for (k = 0; k < m.cap; k++)
-				if (m.v[k].used && m.v[k].parent_sw >= 0) {
-					int psw = m.v[k].parent_sw, plv = m.v[k].parent_order;
-					long pb = m.v[k].parent_b;
-					size_t cap = m.cap;
-					bget(&m, psw, pb, plv);
-					if (m.cap != cap)
-						break; /* rehashed: scan again */
-				}
-			grew = m.n != before;
-		}
-	}
-	/* Bottom up: match inside, send the rest up. */
-	for (lv = 0; lv <= top; lv++) {
-		size_t k;
-		for (k = 0; k < m.cap; k++) {
-			struct bcomp *bc = &m.v[k];
-			double match, ra, rb;
-			if (!bc->used || bc->level != lv)
-				continue;
-			match = bc->sa < bc->sb ? bc->sa : bc->sb;
-			flow += match;
-			ra = bc->sa - match;
-			rb = bc->sb - match;
-			if (bc->parent_sw >= 0 && bc->up > 0) {
-				struct bcomp *pc = bget(&m, bc->parent_sw, bc->parent_b, bc->parent_order);
-				pc->sa += ra < bc->up ? ra : bc->up;
-				pc->sb += rb < bc->up ? rb : bc->up;
-			}
-		}
-	}
+	free(list);
 	free(m.v);
 	return flow;
 }
 
-static double bisection(const struct topo *t, const struct fabric *f)
+static double bisection(const struct topo *t)
 {
 	long n = t->nodes, h = n / 2;
-	double flow = 0;
-	int pi, i, maxp = 0;
+	double flow = 0, mesh = 0, side_a = 0, side_b = 0;
+	int pi, i, j, maxp = 0, *ng_of = NULL, maxs = 0;
 	if (n < 2)
 		return 0;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		long a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
+		if (!g->used)
+			continue;
+		if (g->nswitch > maxp)
+			maxp = g->nswitch;
+		side_a += a * g->ceiling_GBps;
+		side_b += (g->used - a) * g->ceiling_GBps;
+		if (g->server + 1 > maxs)
+			maxs = g->server + 1;
+	}
+	for (pi = 0; pi < maxp; pi++)
+		flow += plane_flow(t, pi, h);
+	/* Direct links: every pair of nodes across the halves that a mesh joins (servers do not
+	 * forward), each bundle counted once, at most what the nodes on each side can send. */
+	ng_of = xcalloc((size_t)(maxs > 0 ? maxs : 1), sizeof *ng_of);
+	for (i = 0; i < maxs; i++)
+		ng_of[i] = -1;
 	for (i = 0; i < t->nplaced; i++)
-		if (t->ng[t->order[i]].nplanes > maxp)
-			maxp = t->ng[t->order[i]].nplanes;
-	for (pi = 0; pi < maxp; pi++) {
-		flow += plane_flow(t, f, pi, h);
-		/* Direct links: every A node linked to every B node of a mesh. */
-		for (i = 0; i < t->nplaced; i++) {
-			const struct topo_ngroup *g = &t->ng[t->order[i]];
-			const struct topo_plane *p;
-			long a, b;
-			if (!g->used || pi >= g->nplanes || g->plane[pi].kind != PLANE_MESH)
+		if (t->ng[t->order[i]].used)
+			ng_of[t->ng[t->order[i]].server] = t->order[i];
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		long ag = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0, bg = g->used - ag;
+		if (!g->used)
+			continue;
+		for (j = g->nswitch; j < g->nplanes; j++) {
+			const struct topo_plane *p = &g->plane[j];
+			const struct topo_ngroup *o;
+			double pair = p->mesh_peers > 0 ? (double)(p->links / p->mesh_peers) * p->gbps / 8.0 : 0;
+			long ao, bo;
+			if (p->kind != PLANE_MESH || p->leaf >= maxs || ng_of[p->leaf] < 0)
 				continue;
-			p = &g->plane[pi];
-			a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
-			b = g->used - a;
-			flow += min_d((double)a * b * (double)(p->links / (p->mesh_peers > 0 ? p->mesh_peers : 1)) * p->gbps / 8.0,
-				      min_d((double)a, (double)b) * f->node_ceiling_GBps);
+			o = &t->ng[ng_of[p->leaf]];
+			if (o != g && ng_of[p->leaf] < t->order[i])
+				continue; /* the other group counts this bundle */
+			ao = h > o->first ? (h - o->first < o->used ? h - o->first : o->used) : 0;
+			bo = o->used - ao;
+			if (o == g)
+				mesh += (double)ag * bg * pair;
+			else
+				mesh += ((double)ag * bo + (double)bg * ao) * pair;
 		}
 	}
-	return min_d(flow, (double)h * f->node_ceiling_GBps);
+	free(ng_of);
+	if (mesh > 0)
+		flow += min_d(mesh, min_d(side_a, side_b));
+	return min_d(flow, min_d(side_a, side_b));
 }
 
 /* ---- summary --------------------------------------------------------------------------- */
@@ -415,7 +457,7 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 			f->gpus_per_nic = nics ? (g0->gpus + nics - 1) / nics : g0->gpus;
 		}
 	}
-	f->bisection_GBps = t->nodes > 1 && full ? bisection(t, f) : 0;
+	f->bisection_GBps = t->nodes > 1 && full ? bisection(t) : 0;
 	f->bisection_per_gpu_GBps = t->gpus > 1 && t->nodes > 1 ? f->bisection_GBps / (t->gpus / 2.0) : 0;
 	if (!t->connected)
 		snprintf(f->note, sizeof f->note, "%s", t->disconnect);
