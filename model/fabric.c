@@ -170,17 +170,26 @@ static double plane_flow(const struct topo *t, int pi, long h)
 		long a;
 		if (!g->used || pi >= g->nswitch)
 			continue;
+		long trays = 1, tr;
+		const struct topo_level *l0;
 		r.m = &m;
 		r.g = g;
 		r.p = &g->plane[pi];
-		r.per_node = g->ceiling_GBps * ((double)r.p->links / (g->wired > 0 ? g->wired : 1));
-		r.x_first = topo_pos(g, r.p, 0);
-		r.x_last = topo_pos(g, r.p, g->used - 1);
+		l0 = &r.p->level[0];
+		/* An NVLink domain whose servers sit in different components sends from each. */
+		if (g->spn > 1 && l0->size < TOPO_ALL &&
+		    (l0->size % g->spn || ((r.p->pos + l0->shift) % g->spn + g->spn) % g->spn))
+			trays = g->spn;
+		r.per_node = g->ceiling_GBps * ((double)r.p->links / (g->wired > 0 ? g->wired : 1)) / (double)trays;
 		a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
-		r.side_b = false;
-		topo_runs(&r.p->level[0], r.x_first, g->spn, a, half_add, &r);
-		r.side_b = true;
-		topo_runs(&r.p->level[0], topo_pos(g, r.p, a), g->spn, g->used - a, half_add, &r);
+		for (tr = 0; tr < trays; tr++) {
+			r.x_first = topo_pos(g, r.p, 0) + tr;
+			r.x_last = topo_pos(g, r.p, g->used - 1) + tr;
+			r.side_b = false;
+			topo_runs(l0, r.x_first, g->spn, a, half_add, &r);
+			r.side_b = true;
+			topo_runs(l0, topo_pos(g, r.p, a) + tr, g->spn, g->used - a, half_add, &r);
+		}
 	}
 	/* Bottom up: match inside, send the rest up (parents have higher orders). */
 	list = xcalloc(m.n ? m.n : 1, sizeof *list);
@@ -461,10 +470,27 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 	f->bisection_per_gpu_GBps = t->gpus > 1 && t->nodes > 1 ? f->bisection_GBps / (t->gpus / 2.0) : 0;
 	if (!t->connected)
 		snprintf(f->note, sizeof f->note, "%s", t->disconnect);
-	else if (f->heterogeneous)
-		snprintf(f->note, sizeof f->note,
-			 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all, and the figures shown are the most limited node's",
-			 f->nclasses);
+	else if (f->heterogeneous) {
+		int lo = 0, hi = 0;
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			if (!g->used)
+				continue;
+			if (!lo || g->gpus < lo)
+				lo = g->gpus;
+			if (g->gpus > hi)
+				hi = g->gpus;
+		}
+		if (lo != hi)
+			/* No node has the mean GPU count NCCL's tuning sees: say what there is. */
+			snprintf(f->note, sizeof f->note,
+				 "the job spans %d kinds of node, of %d to %d GPUs (the node shown has NCCL's mean, %d); NCCL takes the smallest channel count and speed of all",
+				 f->nclasses, lo, hi, f->node.ppn);
+		else
+			snprintf(f->note, sizeof f->note,
+				 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all, and the figures shown are the most limited node's",
+				 f->nclasses);
+	}
 }
 
 void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f)

@@ -85,12 +85,13 @@ static bool key_eq(struct ckey a, struct ckey b)
 
 /* The component of node `local` of g (plane p) at level (sw, order), when its chain
  * climbs through that level. */
-static bool comp_at(const struct topo_ngroup *g, const struct topo_plane *p, long local, int sw, int order, long *id)
+static bool comp_at(const struct topo_ngroup *g, const struct topo_plane *p, long local, long tray, int sw, int order,
+		    long *id)
 {
 	int lv;
 	for (lv = 0; lv < p->nlevels; lv++)
 		if (p->level[lv].sw == sw && p->level[lv].order == order) {
-			*id = topo_comp(&p->level[lv], topo_pos(g, p, local));
+			*id = topo_comp(&p->level[lv], topo_pos(g, p, local) + (tray < g->spn ? tray : 0));
 			return true;
 		}
 	return false;
@@ -100,7 +101,19 @@ static bool comp_at(const struct topo_ngroup *g, const struct topo_plane *p, lon
 static bool on_chain(const struct topo_ngroup *g, const struct topo_plane *p, long local, struct ckey k)
 {
 	long id;
-	return comp_at(g, p, local, k.sw, k.order, &id) && id == k.b;
+	return comp_at(g, p, local, 0, k.sw, k.order, &id) && id == k.b;
+}
+
+/* Trays a node of g is counted by at level l: 1 when every node's servers (an NVLink
+ * domain's trays) sit in one component, else each tray on its own, with 1/spn of the
+ * node's traffic (a rack split across two rail units sends from both). */
+static long trays_at(const struct topo_ngroup *g, const struct topo_plane *p, const struct topo_level *l)
+{
+	if (g->spn <= 1 || l->size >= TOPO_ALL)
+		return 1;
+	if (l->size % g->spn == 0 && ((p->pos + l->shift) % g->spn + g->spn) % g->spn == 0)
+		return 1;
+	return g->spn;
 }
 
 /* Switch plane pi of g: planes are matched across groups by the network they reach (topo.h);
@@ -554,6 +567,8 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 					long most = single ? s->n : ceil_l(l->size, d);
 					double share, hops = 1;
 					struct contrib proto, *pr = &proto;
+					long trays, tr;
+					int m;
 					if (most > s->n)
 						most = s->n;
 					share = pairs ? 1.0
@@ -579,43 +594,50 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 						pr->v[1] *= f;
 						pr->v[2] *= f;
 					}
-					if (in->placement == PLACE_RANDOM && !pairs) {
-						/* Every node of the component: its hop leaves at random. */
-						pr->v[3] = 1;
-						topo_runs(l, x0, d, s->n, acc_run, pr);
-						continue;
-					}
-					if (pairs && in->pair_cross_rail && rails_apart) {
-						/* Without PXN a pair's GPUs sit on different rails: every pair
-						 * leaves its rail component. */
-						pr->why = UP_PAIR_RAIL;
-						topo_runs(l, x0, d, exits ? s->n : s->n - 1, acc_run, pr);
-						continue;
-					}
 					/* Pairs further apart than one node: the last D nodes of a block send
 					 * out of it. */
 					if (pairs && D > 1)
 						hops = (double)(D < most ? D : most);
-					if (!single) {
-						long B0 = floordiv(x0 + l->shift, l->size), B1 = floordiv(x1 + l->shift, l->size);
-						if (B1 > B0) {
-							/* One hop out of each block but the last: count blocks (one
-							 * position each) and give each `hops` hops. */
-							struct contrib inner = *pr;
-							int m;
-							for (m = 0; m < 3; m++)
-								inner.v[m] *= hops;
-							topo_runs(l, B0 * l->size - l->shift, l->size, B1 - B0, acc_run, &inner);
+					trays = trays_at(g, p, l);
+					for (m = 0; m < 4; m++)
+						pr->v[m] /= (double)trays;
+					for (tr = 0; tr < trays; tr++) {
+						long y0 = x0 + tr, y1 = x1 + tr;
+						if (in->placement == PLACE_RANDOM && !pairs) {
+							/* Every node of the component: its hop leaves at random. */
+							pr->v[3] = 1.0 / trays;
+							topo_runs(l, y0, d, s->n, acc_run, pr);
+							continue;
 						}
-					}
-					if (exits) {
-						long here = topo_comp(l, x1), there;
-						bool stays = pn && comp_at(nx->g, pn, nx->lo, l->sw, l->order, &there) && there == here;
-						if (!stays) {
-							acc_add(pr, here, here, hops);
-						} else if (odd_wrap && last && rails_apart) {
-							pr->why = UP_WRAP;
-							acc_add(pr, here, here, 1);
+						if (pairs && in->pair_cross_rail && rails_apart) {
+							/* Without PXN a pair's GPUs sit on different rails: every
+							 * pair leaves its rail component. */
+							pr->why = UP_PAIR_RAIL;
+							topo_runs(l, y0, d, exits ? s->n : s->n - 1, acc_run, pr);
+							continue;
+						}
+						if (!single) {
+							long B0 = floordiv(y0 + l->shift, l->size), B1 = floordiv(y1 + l->shift, l->size);
+							if (B1 > B0) {
+								/* One hop out of each block but the last: count blocks
+								 * (one position each), `hops` hops each. */
+								struct contrib inner = *pr;
+								for (m = 0; m < 3; m++)
+									inner.v[m] *= hops;
+								topo_runs(l, B0 * l->size - l->shift, l->size, B1 - B0, acc_run, &inner);
+							}
+						}
+						if (exits) {
+							long here = topo_comp(l, y1), there;
+							bool stays = pn && comp_at(nx->g, pn, nx->lo, tr, l->sw, l->order, &there) &&
+								     there == here;
+							if (!stays) {
+								pr->why = UP_LEAVE;
+								acc_add(pr, here, here, hops);
+							} else if (odd_wrap && last && rails_apart) {
+								pr->why = UP_WRAP;
+								acc_add(pr, here, here, 1);
+							}
 						}
 					}
 				}
@@ -717,6 +739,8 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 					const struct topo_level *l = &p->level[lv];
 					struct contrib proto, *pr = &proto;
 					double railf = min_d(1, (double)l->rails / wired);
+					long trays, tr;
+					int m;
 					memset(pr, 0, sizeof *pr);
 					pr->sw = l->sw;
 					pr->order = l->order;
@@ -731,7 +755,11 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 						pr->v[0] *= (double)(step / in->span.stride); /* interleaved families */
 					pr->v[1] = conc * gp * railf * (in->p2p_channels > 0 ? in->p2p_channels : 1) * t->qps;
 					pr->v[3] = 1;
-					topo_runs(l, topo_pos(s->g, p, s->lo), step * s->g->spn, s->n, acc_run, pr);
+					trays = trays_at(s->g, p, l);
+					for (m = 0; m < 4; m++)
+						pr->v[m] /= (double)trays;
+					for (tr = 0; tr < trays; tr++)
+						topo_runs(l, topo_pos(s->g, p, s->lo) + tr, step * s->g->spn, s->n, acc_run, pr);
 				}
 			}
 		acc_sweep(a2a_piece, &x);

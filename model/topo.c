@@ -562,9 +562,10 @@ static bool join_mod(struct lstate *s, long sh, long R)
 	return false;
 }
 
-/* Join the components of state s (over switches numbered v, at offset off in the upper
- * group) by the classes u of their up bundle. False: a shape the engine does not compute. */
-static bool lstate_join(struct lstate *s, const struct upmap *u, long off, long L, long upper_members)
+/* Join the components of state s (over the `lower` switches of its group, numbered v, at
+ * offset off in the upper group) by the classes u of their up bundle. False: a shape the
+ * engine does not compute. */
+static bool lstate_join(struct lstate *s, const struct upmap *u, long off, long L, long upper_members, long lower)
 {
 	long sh;
 	if (u->kind == 0) {
@@ -575,16 +576,24 @@ static bool lstate_join(struct lstate *s, const struct upmap *u, long off, long 
 		s->mw = 1;
 	if (u->kind == 1) {
 		long b = u->size > 0 ? u->size : 1;
-		if (off % s->mw)
-			return false;
-		sh = off / s->mw;
-		if (b % s->mw == 0) {
+		if (off % s->mw == 0 && b % s->mw == 0) {
 			/* b / mw components per class of upper switches. */
-			if (!join_div(s, sh, b / s->mw))
-				return false;
+			sh = off / s->mw;
+			if (!join_div(s, sh, b / s->mw)) {
+				/* Not periodic, but every component of the group may fall in one class. */
+				long k0 = floordiv(off, b), k1 = floordiv(off + (lower > 0 ? lower : 1) - 1, b);
+				if (k0 != k1)
+					return false;
+				lstate_one(s, L, u->upper_per_class);
+				s->base = k0;
+				return true;
+			}
 			s->mw = u->upper_per_class;
 			return true;
 		}
+		if (off % s->mw)
+			return false;
+		sh = off / s->mw;
 		if (s->mw % b == 0 && off % b == 0) {
 			/* A component spans mw / b whole classes: nothing new joins. */
 			if (!join_shift(s, sh))
@@ -601,12 +610,18 @@ static bool lstate_join(struct lstate *s, const struct upmap *u, long off, long 
 			lstate_one(s, L, upper_members);
 			return true;
 		}
-		if (R % s->mw || off % s->mw)
-			return false;
-		if (!join_mod(s, off / s->mw, R / s->mw))
-			return false;
-		s->mw *= u->upper_per_class;
-		return true;
+		if (R % s->mw == 0 && off % s->mw == 0 && join_mod(s, off / s->mw, R / s->mw)) {
+			s->mw *= u->upper_per_class;
+			return true;
+		}
+		if (lower <= s->mw) {
+			/* One component in the group: its switches' residues are its class. */
+			long mw = s->mw;
+			lstate_one(s, L, mw * u->upper_per_class);
+			s->base = (off % R) / mw;
+			return off % R + mw <= R;
+		}
+		return false;
 	}
 }
 
@@ -850,7 +865,7 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 			break;
 		}
 		u = up_classes(c, ub);
-		if (!lstate_join(&st, &u, c->offset[ub], L, c->sw[c->rb[ub].ti].members)) {
+		if (!lstate_join(&st, &u, c->offset[ub], L, c->sw[c->rb[ub].ti].members, c->sw[cur].members)) {
 			problem(c->t, NCF_ERROR, bpath(ub, path),
 				"the engine cannot compute this wiring: '%s' joins the components below it in groups that do not nest (make the switch counts divide each other)",
 				DESIGN_SWITCH(c->d, c->rb[ub].ti)->name);
