@@ -352,6 +352,18 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 {
 	size_t i, k, fi, ti;
 	char path[128];
+	/* Per switch group: the links tor and spread bundles bring into it, and the last of
+	 * those bundles. */
+	long *even_total = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_total);
+	size_t *even_last = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_last);
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		if (b->wiring == WIRE_RAIL || b->wiring == WIRE_MESH || design_find(d, b->to, &ti) != GK_SWITCH ||
+		    bundle_kind(d, b) != BK_UP)
+			continue;
+		even_total[ti] += design_group_count(d, b->from) * (long)b->links_each;
+		even_last[ti] = i;
+	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		enum group_kind fk = design_find(d, b->from, &fi), tk = design_find(d, b->to, &ti);
@@ -414,14 +426,17 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 					 "rail wiring puts NIC i of every server on leaf i of its unit: %d switches are not a multiple of %d rails",
 					 to->count, b->links_each);
 		} else {
-			long total = design_group_count(d, b->from) * (long)b->links_each;
-			long cnt = DESIGN_SWITCH(d, ti)->count;
+			/* Evenness is the switch group's: the links of every bundle into it, however
+			 * many groups bring them (checked at the last such bundle). */
+			long total = even_total[ti], cnt = DESIGN_SWITCH(d, ti)->count;
 			snprintf(path, sizeof path, "bundles[%zu].links_each", i);
-			if (cnt > 0 && total % cnt)
+			if (even_last[ti] == i && cnt > 0 && total % cnt)
 				diag_add(diag, NCF_WARNING, path,
 					 "%ld links do not spread evenly over %ld switches of '%s'", total, cnt, b->to);
 		}
 	}
+	free(even_total);
+	free(even_last);
 	/* Server NIC ports: used by bundles, at most what the NICs have. */
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);

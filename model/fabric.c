@@ -109,43 +109,44 @@ static long rep_position(const struct half_run *r, long id)
 	return x <= r->x_last ? x : r->x_last;
 }
 
+/* The chain above leaf-level component bc of rail `rail` at position x: each level's
+ * component (its rail group's), its uplinks, its parent. */
+static void half_chain(const struct half_run *r, struct bcomp *cur, long x, int rail)
+{
+	int lv;
+	for (lv = 0; lv < r->p->nlevels && !cur->parent; lv++) {
+		const struct topo_level *l = &r->p->level[lv];
+		const struct topo_level *u = lv + 1 < r->p->nlevels ? &r->p->level[lv + 1] : NULL;
+		cur->parent = true;
+		cur->up = l->uplinks > 0 ? (double)l->switches * l->uplinks * l->link_GBps : 0;
+		if (!u) {
+			cur->psw = -1;
+			return;
+		}
+		cur->psw = u->sw;
+		cur->porder = u->order;
+		cur->pb = topo_comp_rail(u, x, rail);
+		cur = bget(r->m, u->sw, u->order, cur->pb); /* may move the table: cur is the new entry */
+	}
+}
+
 static void half_add(long lo, long hi, long count, void *arg)
 {
 	struct half_run *r = arg;
-	long id;
-	for (id = lo; id <= hi; id++) {
-		const struct topo_level *l0 = &r->p->level[0];
-		struct bcomp *bc = bget(r->m, l0->sw, l0->order, id);
-		if (r->side_b)
-			bc->sb += count * r->per_node;
-		else
-			bc->sa += count * r->per_node;
-		if (!bc->parent) {
-			/* The chain above it: each level's component, its uplinks, its parent. */
-			long x = rep_position(r, id);
-			int lv;
-			struct bcomp *cur = bc;
-			for (lv = 0; lv < r->p->nlevels; lv++) {
-				const struct topo_level *l = &r->p->level[lv];
-				const struct topo_level *u = lv + 1 < r->p->nlevels ? &r->p->level[lv + 1] : NULL;
-				struct bcomp *up;
-				if (cur->parent)
-					break;
-				cur->parent = true;
-				cur->up = l->uplinks > 0 ? (double)r->p->links / l->rails * l->switches * l->uplinks * l->link_GBps : 0;
-				if (!u) {
-					cur->psw = -1;
-					break;
-				}
-				cur->psw = u->sw;
-				cur->porder = u->order;
-				cur->pb = topo_comp(u, x);
-				up = bget(r->m, u->sw, u->order, cur->pb);
-				/* bget may have moved the table: find this level's entry again. */
-				cur = up;
-			}
+	const struct topo_level *l0 = &r->p->level[0];
+	long G = topo_rail_groups(l0), id, g;
+	/* Each rail group of a block is a component with its share of the node's ports. */
+	double share = r->p->links > 0 ? (double)l0->rails / r->p->links : 1;
+	for (id = lo; id <= hi; id++)
+		for (g = 0; g < G; g++) {
+			struct bcomp *bc = bget(r->m, l0->sw, l0->order, id * G + g);
+			if (r->side_b)
+				bc->sb += count * r->per_node * share;
+			else
+				bc->sa += count * r->per_node * share;
+			if (!bc->parent)
+				half_chain(r, bc, rep_position(r, id), (int)(g * (l0->rail_block > 0 ? l0->rail_block : 1)));
 		}
-	}
 }
 
 static int bcomp_order(const void *pa, const void *pb)
@@ -296,8 +297,8 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	int i, up_gbps, down_gbps;
 	double down, up;
 	bool lag;
-	if (l->sw < 0)
-		return -1;
+	if (l->sw < 0 || (l->order & 1))
+		return -1; /* a peer stage: the switches of the groups its bundle joins, listed as theirs */
 	for (i = 0; i < f->ntiers; i++)
 		if (f->tiers[i].sw == l->sw)
 			return i;

@@ -74,7 +74,7 @@ static struct ckey key_at(const struct topo_ngroup *g, const struct topo_plane *
 	struct ckey k;
 	k.sw = p->level[lv].sw;
 	k.order = p->level[lv].order;
-	k.b = topo_comp(&p->level[lv], topo_pos(g, p, local));
+	k.b = topo_comp_rail(&p->level[lv], topo_pos(g, p, local), 0);
 	return k;
 }
 
@@ -91,7 +91,7 @@ static bool comp_at(const struct topo_ngroup *g, const struct topo_plane *p, lon
 	int lv;
 	for (lv = 0; lv < p->nlevels; lv++)
 		if (p->level[lv].sw == sw && p->level[lv].order == order) {
-			*id = topo_comp(&p->level[lv], topo_pos(g, p, local) + (tray < g->spn ? tray : 0));
+			*id = topo_comp_rail(&p->level[lv], topo_pos(g, p, local) + (tray < g->spn ? tray : 0), 0);
 			return true;
 		}
 	return false;
@@ -318,6 +318,7 @@ struct contrib {
 	int gi, pi, lv;     /* node group, plane (index in the group), level */
 	int why;            /* enum why_up: what the traffic is, when there is no uplink */
 	long block_nodes;   /* nodes of the segment one component holds (the up share) */
+	long G;             /* rail groups of the level (components per block) */
 };
 
 struct event {
@@ -359,10 +360,12 @@ static void acc_add(const struct contrib *proto, long lo, long hi, double times)
 		c->v[k] = proto->v[k] * times;
 }
 
-/* topo_runs' callback: arg is the contribution each component run gets, per position. */
+/* topo_runs' callback: arg is the contribution each run of blocks gets, per position; a
+ * block is its rail groups' components (the busiest group's share on each). */
 static void acc_run(long lo, long hi, long count, void *arg)
 {
-	acc_add(arg, lo, hi, (double)count);
+	const struct contrib *c = arg;
+	acc_add(c, lo * c->G, hi * c->G + c->G - 1, (double)count);
 }
 
 static int ev_cmp(const void *pa, const void *pb)
@@ -581,6 +584,7 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 					pr->lv = lv;
 					pr->why = UP_LEAVE;
 					pr->block_nodes = most;
+					pr->G = topo_rail_groups(l);
 					pr->v[0] = conc * in->rate * share;
 					pr->v[1] = (pairs ? conc * in->p2p_channels : ceil(in->channels * conc * in->runtime * share)) *
 						   t->qps;
@@ -628,15 +632,15 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 							}
 						}
 						if (exits) {
-							long here = topo_comp(l, y1), there;
+							long here = topo_comp_rail(l, y1, 0), there;
 							bool stays = pn && comp_at(nx->g, pn, nx->lo, tr, l->sw, l->order, &there) &&
 								     there == here;
 							if (!stays) {
 								pr->why = UP_LEAVE;
-								acc_add(pr, here, here, hops);
+								acc_add(pr, here, here + pr->G - 1, hops);
 							} else if (odd_wrap && last && rails_apart) {
 								pr->why = UP_WRAP;
-								acc_add(pr, here, here, 1);
+								acc_add(pr, here, here + pr->G - 1, 1);
 							}
 						}
 					}
@@ -748,6 +752,7 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 					pr->pi = (int)(p - s->g->plane);
 					pr->lv = lv;
 					pr->why = UP_A2A;
+					pr->G = topo_rail_groups(l);
 					/* Per node of the component: its network bytes at this plane's share,
 					 * its queue pairs (times the peers outside, in the piece), one node. */
 					pr->v[0] = conc * in->rate * railf;

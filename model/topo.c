@@ -1355,6 +1355,18 @@ long topo_comp(const struct topo_level *lv, long x)
 	return lv->base + part_id(&p, x);
 }
 
+long topo_rail_groups(const struct topo_level *lv)
+{
+	long G = lv->rail_block > 0 ? lv->rail_mod / lv->rail_block : 1;
+	return G > 0 ? G : 1;
+}
+
+long topo_comp_rail(const struct topo_level *lv, long x, int rail)
+{
+	long rm = lv->rail_mod > 0 ? lv->rail_mod : 1, rb = lv->rail_block > 0 ? lv->rail_block : 1;
+	return topo_comp(lv, x) * topo_rail_groups(lv) + (rail % rm) / rb;
+}
+
 /* sum_{i=0}^{n-1} floor((a i + b) / m) for a, b >= 0, m > 0 (the classic reduction). */
 static unsigned long long floor_sum(unsigned long long n, unsigned long long m, unsigned long long a,
 				    unsigned long long b)
@@ -1518,7 +1530,7 @@ static struct tkey top_key(const struct topo_ngroup *g, const struct topo_plane 
 	struct tkey k;
 	k.sw = l->sw;
 	k.order = l->order;
-	k.id = topo_comp(l, topo_pos(g, p, local));
+	k.id = topo_comp_rail(l, topo_pos(g, p, local), 0);
 	return k;
 }
 

@@ -179,8 +179,13 @@ void topo_place(const struct design *d, struct topo *t, int gpus);
 
 /* The node group of global job node i, and its index inside the group; NULL past the end. */
 const struct topo_ngroup *topo_node(const struct topo *t, long i, long *local);
-/* Component (number) of server position x at level lv of a plane. */
+/* Block (number) of server position x at level lv of a plane. A level's rail groups
+ * (rail_mod / rail_block of them) split each block into components: rail r of position x
+ * is in component topo_comp(lv, x) x G + (r mod rail_mod) / rail_block, numbered as the
+ * level's switch group numbers them (the same in every node group bundled into it). */
 long topo_comp(const struct topo_level *lv, long x);
+long topo_rail_groups(const struct topo_level *lv);
+long topo_comp_rail(const struct topo_level *lv, long x, int rail);
 /* The components of level lv holding positions x0 + j*d (j = 0..n-1): fn(lo, hi, count)
  * for components lo..hi holding `count` of them each (calls may overlap: their counts add).
  * Exact, except over long runs of blocks of unequal shares (then at most `count`). Cost:
