@@ -30,6 +30,7 @@ struct bcomp {
 	double sa, sb, up;
 	int psw, porder;
 	long pb;
+	int nsw;                /* switches in it */
 	bool parent, used;
 };
 
@@ -118,6 +119,7 @@ static void half_chain(const struct half_run *r, struct bcomp *cur, long x, int 
 		const struct topo_level *l = &r->p->level[lv];
 		const struct topo_level *u = lv + 1 < r->p->nlevels ? &r->p->level[lv + 1] : NULL;
 		cur->parent = true;
+		cur->nsw = l->switches;
 		cur->up = l->uplinks > 0 ? (double)l->switches * l->uplinks * l->link_GBps : 0;
 		if (!u) {
 			cur->psw = -1;
@@ -149,6 +151,83 @@ static void half_add(long lo, long hi, long count, void *arg)
 		}
 }
 
+/* Links between two components joined by peer bundles: every switch of one to every switch
+ * of the other, L links per pair, over each bundle between their groups. */
+static double peer_pair(const struct topo *t, const struct bcomp *x, const struct bcomp *y)
+{
+	double c = 0;
+	int k;
+	for (k = 0; k < t->npeers; k++) {
+		const struct topo_peer *pe = &t->peers[k];
+		if ((pe->a == x->sw && pe->b == y->sw) || (pe->a == y->sw && pe->b == x->sw))
+			c += (double)pe->links * pe->link_GBps * x->nsw * y->nsw;
+	}
+	return c;
+}
+
+/* What is left of each half in the children of one peer component, exchanged over the peer
+ * links between them: a max-flow (Edmonds-Karp on the children, with a path through a
+ * third switch where two are not linked, as an ISL chain routes). With more children than
+ * PEER_EXACT, the links are taken as a hub: each child's up to its own peer links. */
+#define PEER_EXACT 96
+struct pend {
+	const struct bcomp *c;
+	size_t parent;
+	double ra, rb;
+};
+
+static double peer_flow(const struct topo *t, const struct pend *ch, size_t k)
+{
+	size_t V = k + 2, S = k, T = k + 1, i, j;
+	double *cap, flow = 0, sa = 0, sb = 0;
+	size_t *prev, *queue;
+	if (k > PEER_EXACT) {
+		for (i = 0; i < k; i++) {
+			sa += min_d(ch[i].ra, ch[i].c->up);
+			sb += min_d(ch[i].rb, ch[i].c->up);
+		}
+		return min_d(sa, sb);
+	}
+	cap = xcalloc(V * V, sizeof *cap);
+	prev = xcalloc(V, sizeof *prev);
+	queue = xcalloc(V, sizeof *queue);
+	for (i = 0; i < k; i++) {
+		cap[S * V + i] = ch[i].ra;
+		cap[i * V + T] = ch[i].rb;
+		for (j = i + 1; j < k; j++)
+			cap[i * V + j] = cap[j * V + i] = peer_pair(t, ch[i].c, ch[j].c);
+	}
+	for (;;) {
+		size_t qh = 0, qt = 0, v;
+		double push = 1e300;
+		for (i = 0; i < V; i++)
+			prev[i] = V;
+		prev[S] = S;
+		queue[qt++] = S;
+		while (qh < qt && prev[T] == V) {
+			size_t u = queue[qh++];
+			for (v = 0; v < V; v++)
+				if (prev[v] == V && cap[u * V + v] > 1e-9) {
+					prev[v] = u;
+					queue[qt++] = v;
+				}
+		}
+		if (prev[T] == V)
+			break;
+		for (v = T; v != S; v = prev[v])
+			push = min_d(push, cap[prev[v] * V + v]);
+		for (v = T; v != S; v = prev[v]) {
+			cap[prev[v] * V + v] -= push;
+			cap[v * V + prev[v]] += push;
+		}
+		flow += push;
+	}
+	free(cap);
+	free(prev);
+	free(queue);
+	return flow;
+}
+
 static int bcomp_order(const void *pa, const void *pb)
 {
 	const struct bcomp *a = *(const struct bcomp *const *)pa, *b = *(const struct bcomp *const *)pb;
@@ -159,9 +238,10 @@ static double plane_flow(const struct topo *t, int pi, long h)
 {
 	struct bmap m;
 	int i;
-	size_t k, nc = 0;
+	size_t k, nc = 0, npend = 0, cpend = 0;
 	double flow = 0;
 	struct bcomp **list;
+	struct pend *pend = NULL;
 	m.cap = 64;
 	m.n = 0;
 	m.v = xcalloc(m.cap, sizeof *m.v);
@@ -200,18 +280,63 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	qsort(list, nc, sizeof *list, bcomp_order);
 	for (k = 0; k < nc; k++) {
 		struct bcomp *bc = list[k];
-		double match = bc->sa < bc->sb ? bc->sa : bc->sb, ra, rb;
+		double match, ra, rb;
+		if (bc->order & 1) {
+			/* A peer component: its children exchange over the peer links. */
+			size_t self = (size_t)(bc - m.v), q, nk = 0, rest = 0;
+			struct pend *mine = xcalloc(npend ? npend : 1, sizeof *mine);
+			for (q = 0; q < npend; q++) {
+				if (pend[q].parent == self)
+					mine[nk++] = pend[q];
+				else
+					pend[rest++] = pend[q];
+			}
+			npend = rest;
+			/* The class's switches no child holds carry transit (an ISL chain through a
+			 * switch with no job node under it): alike, so one node per group. */
+			{
+				long *covered = xcalloc((size_t)t->nsw + 1, sizeof *covered);
+				int gsw;
+				struct bcomp *transit = xcalloc((size_t)t->nsw + 1, sizeof *transit);
+				size_t nt = 0;
+				for (q = 0; q < nk; q++)
+					if (mine[q].c->sw >= 0 && mine[q].c->sw < t->nsw)
+						covered[mine[q].c->sw] += mine[q].c->nsw;
+				mine = xrealloc(mine, (nk + (size_t)t->nsw + 1) * sizeof *mine);
+				for (gsw = 0; gsw < t->nsw; gsw++)
+					if (t->sw[gsw].peer_class == bc->sw && t->sw[gsw].members > covered[gsw]) {
+						transit[nt].sw = gsw;
+						transit[nt].nsw = (int)(t->sw[gsw].members - covered[gsw]);
+						mine[nk++] = (struct pend){ &transit[nt], self, 0, 0 };
+						nt++;
+					}
+				flow += peer_flow(t, mine, nk);
+				free(covered);
+				free(transit);
+			}
+			free(mine);
+		}
+		match = bc->sa < bc->sb ? bc->sa : bc->sb;
 		flow += match;
 		ra = bc->sa - match;
 		rb = bc->sb - match;
 		if (bc->psw >= 0 && bc->parent && bc->up > 0) {
 			size_t j = bslot(&m, bc->psw, bc->porder, bc->pb);
-			if (m.v[j].used) {
+			if (!m.v[j].used)
+				continue;
+			if (bc->porder & 1) {
+				if (npend == cpend) {
+					cpend = cpend ? cpend * 2 : 16;
+					pend = xrealloc(pend, cpend * sizeof *pend);
+				}
+				pend[npend++] = (struct pend){ bc, j, ra, rb };
+			} else {
 				m.v[j].sa += ra < bc->up ? ra : bc->up;
 				m.v[j].sb += rb < bc->up ? rb : bc->up;
 			}
 		}
 	}
+	free(pend);
 	free(list);
 	free(m.v);
 	return flow;

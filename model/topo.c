@@ -79,6 +79,9 @@ struct swinfo {                /* per switch group */
 	int up_bundle;              /* first bundle going up from it, -1 */
 	int nup_groups;             /* distinct groups its up bundles reach */
 	int peer_bundle;            /* a bundle to a group of its own tier (or itself), -1 */
+	long peer_links;            /* per switch: its links over every peer bundle */
+	double peer_GBps;           /* their capacity */
+	int peer_class;             /* switch groups joined by peer bundles: the least of them */
 	int protocol;
 	bool ar;                    /* adaptive routing capable */
 	bool known;
@@ -289,12 +292,43 @@ static void resolve_bundles(struct ctx *c)
 				s->nup_groups++;
 			}
 		} else {
-			/* A peer bundle joins both of its ends. */
+			/* A peer bundle joins both of its ends: L links between every pair. */
+			struct swinfo *o = &c->sw[r->ti];
+			long far = r->ti == r->fi ? s->members - 1 : o->members, near = s->members;
 			if (s->peer_bundle < 0)
 				s->peer_bundle = (int)i;
-			if (c->sw[r->ti].peer_bundle < 0)
-				c->sw[r->ti].peer_bundle = (int)i;
+			if (o->peer_bundle < 0)
+				o->peer_bundle = (int)i;
+			if (far > 0) {
+				s->peer_links += r->links * far;
+				s->peer_GBps += r->links * far * r->gbps / 8.0;
+			}
+			if (r->ti != r->fi && near > 0) {
+				o->peer_links += r->links * near;
+				o->peer_GBps += r->links * near * r->gbps / 8.0;
+			}
 		}
+	}
+	/* Peer classes: switch groups joined by peer bundles, one component at the peer stage. */
+	for (i = 0; i < d->switches.n; i++)
+		c->sw[i].peer_class = (int)i;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct rbundle *r = &c->rb[i];
+		int a, b;
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
+			continue;
+		for (a = r->fi; c->sw[a].peer_class != a; a = c->sw[a].peer_class)
+			;
+		for (b = r->ti; c->sw[b].peer_class != b; b = c->sw[b].peer_class)
+			;
+		if (a != b)
+			c->sw[a > b ? a : b].peer_class = a < b ? a : b;
+	}
+	for (i = 0; i < d->switches.n; i++) {
+		int a = (int)i;
+		while (c->sw[a].peer_class != a)
+			a = c->sw[a].peer_class;
+		c->sw[i].peer_class = a;
 	}
 	/* Networks: switch groups joined by bundles (union-find; a plane's network is its
 	 * leaf's class). */
@@ -827,23 +861,25 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		if (ub < 0) {
 			/* The top, unless peer links join its switches to each other or to a group of
 			 * their own tier (recorded at both ends of the peer bundle). */
-			if (s->peer_bundle >= 0 && lv + 1 < TOPO_MAX_LEVELS) {
+			if (s->peer_bundle >= 0 && s->peer_links > 0 && lv + 1 < TOPO_MAX_LEVELS) {
 				const struct rbundle *pr = &c->rb[s->peer_bundle];
 				struct topo_level *nx = &p->level[lv + 1];
-				int other = pr->fi == cur ? pr->ti : pr->fi;
-				long peers = other == cur ? c->sw[cur].members - 1 : c->sw[other].members;
-				if (peers < 1)
-					break;
-				at->uplinks = (int)(pr->links * peers);
-				at->link_GBps = pr->gbps / 8.0;
+				long members = 0;
+				size_t k;
+				for (k = 0; k < c->d->switches.n; k++)
+					if (c->sw[k].peer_class == s->peer_class)
+						members += c->sw[k].members;
+				at->uplinks = (int)s->peer_links;
+				at->link_GBps = s->peer_GBps / s->peer_links;
 				at->lag = pr->lag;
 				at->up_bundle = s->peer_bundle;
 				at->peer = true;
 				at->pair_links = pr->links;
-				lstate_one(&st, L, c->sw[cur].members + (other == cur ? 0 : c->sw[other].members));
+				lstate_one(&st, L, members);
 				memset(nx, 0, sizeof *nx);
-				/* One component of both ends, named after the bundle's `from` group. */
-				nx->sw = pr->fi;
+				/* One component of every switch group peer bundles join, named after the
+				 * least of them. */
+				nx->sw = s->peer_class;
 				nx->order = 2 * c->sw[cur].tier + 1;
 				nx->up_bundle = -1;
 				level_from(nx, &st, L);
@@ -1742,6 +1778,7 @@ static void switch_summary(struct ctx *c)
 		t->sw[i].protocol = c->sw[i].protocol;
 		t->sw[i].ar = c->sw[i].ar;
 		t->sw[i].known = c->sw[i].known;
+		t->sw[i].peer_class = c->sw[i].peer_class;
 		{
 			const struct cat_switch *cs = switch_part(c, DESIGN_SWITCH(d, i)->model);
 			t->sw[i].sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
@@ -1781,6 +1818,25 @@ static void switch_summary(struct ctx *c)
 	free(down_links);
 }
 
+/* The peer bundles, for the bisection's max-flow among the switches they join. */
+static void peer_list(struct ctx *c)
+{
+	size_t i;
+	struct topo *t = c->t;
+	t->peers = xcalloc(c->d->bundles.n ? c->d->bundles.n : 1, sizeof *t->peers);
+	for (i = 0; i < c->d->bundles.n; i++) {
+		const struct rbundle *r = &c->rb[i];
+		struct topo_peer *pe;
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
+			continue;
+		pe = &t->peers[t->npeers++];
+		pe->a = r->fi;
+		pe->b = r->ti;
+		pe->links = r->links;
+		pe->link_GBps = r->gbps / 8.0;
+	}
+}
+
 void topo_build(const struct design *d, const struct catalog *cat, int gpus, struct topo *t)
 {
 	struct ctx c;
@@ -1802,6 +1858,7 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 	if (!t->connected)
 		problem(t, NCF_ERROR, "job", "%s", t->disconnect);
 	switch_summary(&c);
+	peer_list(&c);
 	free(c.nm.v);
 	free(c.rb);
 	free(c.sw);
@@ -1820,6 +1877,7 @@ void topo_free(struct topo *t)
 	free(t->order);
 	free(t->sw);
 	free(t->planes);
+	free(t->peers);
 	memset(t, 0, sizeof *t);
 }
 

@@ -143,6 +143,15 @@ struct topo_switch {
 	int protocol;
 	bool ar, known;
 	bool sharp;              /* in-network reduction (InfiniBand SHARP) */
+	int peer_class;          /* switch groups peer bundles join: the least of them */
+};
+
+/* A peer bundle: every switch of group a linked to every switch of group b (every other
+ * one when a == b) by `links` links of link_GBps each. */
+struct topo_peer {
+	int a, b;
+	int links;
+	double link_GBps;
 };
 
 struct topo {
@@ -164,6 +173,8 @@ struct topo {
 	struct topo_plane *planes; /* every node group's planes */
 	struct topo_switch *sw;  /* per switch group of the design */
 	int nsw;
+	struct topo_peer *peers; /* the peer bundles (switch groups of one tier joined) */
+	int npeers;
 	unsigned long long layout; /* a hash of the graph and the placement (caches key on it) */
 };
 
