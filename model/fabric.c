@@ -39,13 +39,14 @@ struct bmap {
 	size_t cap, n;
 };
 
+/* The table's capacity is a power of two. */
 static size_t bslot(const struct bmap *m, int sw, int order, long b)
 {
-	size_t i = (size_t)((((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL + (unsigned long long)order) ^
-			     (unsigned long long)b * 0xff51afd7ed558ccdULL) %
-			    m->cap);
+	unsigned long long h = ((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL + (unsigned long long)order) ^
+			       (unsigned long long)b * 0xff51afd7ed558ccdULL;
+	size_t i = (size_t)((h ^ (h >> 31)) & (m->cap - 1));
 	while (m->v[i].used && !(m->v[i].sw == sw && m->v[i].order == order && m->v[i].b == b))
-		i = (i + 1) % m->cap;
+		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
@@ -58,7 +59,7 @@ static struct bcomp *bget(struct bmap *m, int sw, int order, long b)
 		/* Grow before inserting: rehash every entry. */
 		struct bmap nm;
 		size_t k;
-		nm.cap = m->cap * 2 + 64;
+		nm.cap = m->cap * 2;
 		nm.n = 0;
 		nm.v = xcalloc(nm.cap, sizeof *nm.v);
 		for (k = 0; k < m->cap; k++)
@@ -87,6 +88,7 @@ struct half_run {
 	const struct topo_plane *p;
 	double per_node;
 	bool side_b;
+	bool agg;               /* one component per block for all its rail groups (alike) */
 	long x_first, x_last;   /* the group's used positions in the plane */
 };
 
@@ -118,9 +120,10 @@ static void half_chain(const struct half_run *r, struct bcomp *cur, long x, int 
 	for (lv = 0; lv < r->p->nlevels && !cur->parent; lv++) {
 		const struct topo_level *l = &r->p->level[lv];
 		const struct topo_level *u = lv + 1 < r->p->nlevels ? &r->p->level[lv + 1] : NULL;
+		long groups = r->agg ? topo_rail_groups(l) : 1;
 		cur->parent = true;
-		cur->nsw = l->switches;
-		cur->up = l->uplinks > 0 ? (double)l->switches * l->uplinks * l->link_GBps : 0;
+		cur->nsw = (int)(l->switches * groups);
+		cur->up = l->uplinks > 0 ? (double)groups * l->switches * l->uplinks * l->link_GBps : 0;
 		if (!u) {
 			cur->psw = -1;
 			return;
@@ -136,12 +139,13 @@ static void half_add(long lo, long hi, long count, void *arg)
 {
 	struct half_run *r = arg;
 	const struct topo_level *l0 = &r->p->level[0];
-	long G = topo_rail_groups(l0), id, g;
-	/* Each rail group of a block is a component with its share of the node's ports. */
-	double share = r->p->links > 0 ? (double)l0->rails / r->p->links : 1;
+	long G = r->agg ? 1 : topo_rail_groups(l0), id, g, Gk = topo_rail_groups(l0);
+	/* Each rail group of a block is a component with its share of the node's ports (or,
+	 * alike in every group at every level, one for all of them: key block x G). */
+	double share = r->agg ? 1 : r->p->links > 0 ? (double)l0->rails / r->p->links : 1;
 	for (id = lo; id <= hi; id++)
 		for (g = 0; g < G; g++) {
-			struct bcomp *bc = bget(r->m, l0->sw, l0->order, id * G + g);
+			struct bcomp *bc = bget(r->m, l0->sw, l0->order, id * Gk + g);
 			if (r->side_b)
 				bc->sb += count * r->per_node * share;
 			else
@@ -242,7 +246,47 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	double flow = 0;
 	struct bcomp **list;
 	struct pend *pend = NULL;
+	bool agg = true;
+	size_t want = 16, want_agg = 16;
+	/* Rail groups alike everywhere (every group reaching a level splits it into as many):
+	 * one component per block carries them all. Else each rail group on its own. The
+	 * table is sized for the components the groups touch. */
+	{
+		struct bmap gm;
+		gm.cap = 64;
+		gm.n = 0;
+		while (gm.cap < (size_t)t->nplaced * TOPO_MAX_LEVELS * 2 + 2)
+			gm.cap *= 2;
+		gm.v = xcalloc(gm.cap, sizeof *gm.v);
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			const struct topo_plane *p;
+			int lv;
+			if (!g->used || pi >= g->nswitch)
+				continue;
+			p = &g->plane[pi];
+			for (lv = 0; lv < p->nlevels; lv++) {
+				const struct topo_level *l = &p->level[lv];
+				struct bcomp *e = bget(&gm, l->sw, l->order, 0);
+				long G = topo_rail_groups(l);
+				long blocks = l->size >= TOPO_ALL ? 1
+					      : l->modulus > 0 ? l->modulus
+							       : (topo_pos(g, p, g->used - 1) - topo_pos(g, p, 0)) / l->size + 2;
+				if (!e->nsw)
+					e->nsw = (int)G;
+				else if (e->nsw != G)
+					agg = false;
+				want += (size_t)blocks * (size_t)G * (size_t)g->spn;
+				want_agg += (size_t)blocks * (size_t)g->spn;
+			}
+		}
+		free(gm.v);
+	}
+	if (agg)
+		want = want_agg;
 	m.cap = 64;
+	while (m.cap < want * 2 && m.cap < ((size_t)1 << 22))
+		m.cap *= 2;
 	m.n = 0;
 	m.v = xcalloc(m.cap, sizeof *m.v);
 	for (i = 0; i < t->nplaced; i++) {
@@ -255,6 +299,7 @@ static double plane_flow(const struct topo *t, int pi, long h)
 		const struct topo_level *l0;
 		r.m = &m;
 		r.g = g;
+		r.agg = agg;
 		r.p = &g->plane[pi];
 		l0 = &r.p->level[0];
 		/* An NVLink domain whose servers sit in different components sends from each. */
@@ -273,11 +318,32 @@ static double plane_flow(const struct topo *t, int pi, long h)
 		}
 	}
 	/* Bottom up: match inside, send the rest up (parents have higher orders). */
+	/* Components in order of their level (a counting sort: orders are small). */
 	list = xcalloc(m.n ? m.n : 1, sizeof *list);
-	for (k = 0; k < m.cap; k++)
-		if (m.v[k].used)
-			list[nc++] = &m.v[k];
-	qsort(list, nc, sizeof *list, bcomp_order);
+	{
+		size_t start[4 * TOPO_MAX_LEVELS + 4] = { 0 }, o, nb = sizeof start / sizeof *start;
+		bool odd = false;
+		for (k = 0; k < m.cap; k++)
+			if (m.v[k].used) {
+				if ((size_t)m.v[k].order + 1 >= nb)
+					odd = true;
+				else
+					start[m.v[k].order + 1]++;
+			}
+		if (odd) {
+			for (k = 0; k < m.cap; k++)
+				if (m.v[k].used)
+					list[nc++] = &m.v[k];
+			qsort(list, nc, sizeof *list, bcomp_order);
+		} else {
+			for (o = 1; o < nb; o++)
+				start[o] += start[o - 1];
+			for (k = 0; k < m.cap; k++)
+				if (m.v[k].used)
+					list[start[m.v[k].order]++] = &m.v[k];
+			nc = m.n;
+		}
+	}
 	for (k = 0; k < nc; k++) {
 		struct bcomp *bc = list[k];
 		double match, ra, rb;

@@ -259,13 +259,18 @@ static struct cap direct_cap(double GBps)
 
 /* Keep the tightest resource: the smallest capacity over demand (the factor is that,
  * capped at 1; route_eval sets it at the end). */
-static void take(struct route_out *o, double demand, const struct cap *c, int gi, int pi, int lv)
+static void take(const struct topo *t, struct route_out *o, double demand, const struct cap *c, int gi, int pi, int lv)
 {
-	double ratio;
+	double ratio, have;
+	bool tighter;
 	if (demand <= 0)
 		return;
 	ratio = c->eff > 0 ? c->eff / demand : 0;
-	if (o->ng < 0 || ratio < o->capacity / o->demand - 1e-12) {
+	have = o->ng >= 0 ? o->capacity / o->demand : 0;
+	/* Equal ratios: the group first by name, whatever order the design lists them in. */
+	tighter = o->ng < 0 || ratio < have * (1 - 1e-12) ||
+		  (ratio <= have * (1 + 1e-12) && strcmp(t->ng[gi].name, t->ng[o->ng].name) < 0);
+	if (tighter) {
 		o->ng = gi;
 		o->plane = pi;
 		o->level = lv;
@@ -497,7 +502,7 @@ static void ring_piece(const struct contrib *rep, const double *sum, void *vctx)
 		return;
 	}
 	c = capacity(l, (long)ceil(sum[1] * frac - 1e-9), (long)ceil(sum[2] * frac - 1e-9), true);
-	take(x->o, demand, &c, rep->gi, rep->pi, rep->lv);
+	take(x->t, x->o, demand, &c, rep->gi, rep->pi, rep->lv);
 	{
 		double per = x->conc * x->in->rate * (rep->block_nodes > 0 ? rep->block_nodes : 1);
 		double su = per > 0 ? demand / per : 0;
@@ -512,7 +517,6 @@ static void mesh_hop(const struct topo *t, const struct seg *a, const struct seg
 {
 	double cap;
 	int links = topo_mesh_pair(a->g, b->g, &cap), k;
-	(void)t;
 	if (links > 0) {
 		struct cap c = direct_cap(cap);
 		if (a->g->nswitch && a->g->wired > 0) {
@@ -523,7 +527,7 @@ static void mesh_hop(const struct topo *t, const struct seg *a, const struct seg
 			demand *= min_d(1, (double)mesh_ports / a->g->wired);
 		}
 		k = mesh_plane(a->g, b->g);
-		take(o, demand, &c, a->gi, k >= 0 ? k : 0, 0);
+		take(t, o, demand, &c, a->gi, k >= 0 ? k : 0, 0);
 		return;
 	}
 	if (a->g->nswitch && b->g->nswitch)
@@ -710,7 +714,7 @@ static void a2a_piece(const struct contrib *rep, const double *sum, void *vctx)
 	flows = (long)min_d(1e15, sum[1] * (n - m) * gp);
 	dests = (long)min_d(1e15, (n - m > 0 ? n - m : 1) * (double)l->rails * g->spn);
 	c = capacity(l, flows, dests, false);
-	take(x->o, demand, &c, rep->gi, rep->pi, rep->lv);
+	take(x->t, x->o, demand, &c, rep->gi, rep->pi, rep->lv);
 	if (share_out > x->o->share_up[rep->lv])
 		x->o->share_up[rep->lv] = share_out;
 }
@@ -1093,7 +1097,7 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 							mesh_ports += g->plane[k].links;
 						demand *= min_d(1, (double)mesh_ports / g->wired);
 					}
-					take(o, demand, &c, gi, pi, lv);
+					take(t, o, demand, &c, gi, pi, lv);
 					continue;
 				}
 				if (placement == PLACE_RANDOM && l->size < TOPO_ALL) {
@@ -1115,7 +1119,7 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 					continue;
 				}
 				c = capacity(l, flows, E * l->rails * g->spn, false);
-				take(o, demand, &c, gi, pi, lv);
+				take(t, o, demand, &c, gi, pi, lv);
 				{
 					double m = l->size >= TOPO_ALL ? (double)n : min_d((double)n, (double)l->size / g->spn);
 					double su = E / (4.0 * (m > 0 ? m : 1)) * share;
