@@ -624,14 +624,18 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 							topo_runs(l, y0, d, exits ? s->n : s->n - 1, acc_run, pr);
 							continue;
 						}
-						if (!single) {
+						if (!single && s->n > 1) {
 							long B0 = floordiv(y0 + l->shift, l->size), B1 = floordiv(y1 + l->shift, l->size);
-							if (B1 > B0) {
-								/* One hop out of each block but the last: count blocks
-								 * (one position each), `hops` hops each. */
-								struct contrib inner = *pr;
-								for (m = 0; m < 3; m++)
-									inner.v[m] *= hops;
+							struct contrib inner = *pr;
+							for (m = 0; m < 3; m++)
+								inner.v[m] *= hops;
+							if (d >= l->size) {
+								/* Nodes a block or more apart: every hop inside the
+								 * segment leaves its node's block. */
+								topo_runs(l, y0, d, s->n - 1, acc_run, &inner);
+							} else if (B1 > B0) {
+								/* Consecutive blocks: one hop out of each but the last
+								 * (count blocks, one position each). */
 								topo_runs(l, B0 * l->size - l->shift, l->size, B1 - B0, acc_run, &inner);
 							}
 						}

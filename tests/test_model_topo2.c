@@ -562,7 +562,7 @@ Test(topo2, a_mesh_to_an_empty_group_is_a_problem)
 static void split_leaves(struct design *d, bool split)
 {
 	static const int sizes[] = { 3, 2, 6, 3, 2, 6, 4, 6 };
-	char name[8];
+	char name[16];
 	int i;
 	design_init(d);
 	SETS(d->name, "a2a");
@@ -680,5 +680,45 @@ Test(topo2, mixed_gpu_counts_say_what_nodes_there_are)
 	/* 24 GPUs on 4 nodes: NCCL's tuning sees 6 per node, which no node has. */
 	cr_assert_eq(ma.fabric.node.ppn, 6);
 	cr_assert(strstr(ma.fabric.note, "of 4 to 8 GPUs (the node shown has NCCL's mean, 6)"), "%s", ma.fabric.note);
+	design_free(&d);
+}
+
+Test(topo2, an_nvlink_domain_split_across_leaves_sends_from_each_tray)
+{
+	/* Two NVLink domains of 3 trays (4 H100 each, one 400G InfiniBand NIC per tray), the 6
+	 * trays top-of-rack on 3 leaves, 2 positions each: domain 0's trays on leaves 0 0 1,
+	 * domain 1's on leaves 1 2 2; each leaf with one 400G uplink to a spine, adaptive.
+	 * Each tray's NIC carries a third of its node's ring rate B (channels round-robin over
+	 * the node's 3 ports), and a hop goes from tray k of one node to tray k of the next:
+	 * leaf 0 sends trays 0 and 1 of domain 0 out (to leaves 1 and 2), leaf 1 tray 2 (to
+	 * leaf 2) and tray 3 (to leaf 0), leaf 2 trays 4 and 5: 2B/3 out of every leaf, into 50
+	 * GB/s. Keyed by its first tray alone, a domain would sit on one leaf and send B. */
+	struct design d;
+	struct domain_group *dg;
+	struct server_group *s;
+	double B, f;
+	design_init(&d);
+	SETS(d.name, "domains");
+	dg = vec_push(&d.domains, sizeof *dg);
+	memset(dg, 0, sizeof *dg);
+	SETS(dg->name, "rack");
+	dg->count = 2;
+	dg->servers_each = 3;
+	s = add_servers(&d, "tray", 6, "h100", 4, "cx7-400", 1);
+	SETS(s->domain, "rack");
+	add_switches(&d, "l", ROLE_LEAF, 3, "sw64x400");
+	add_switches(&d, "sp", ROLE_SPINE, 1, "sw64x400");
+	add_bundle(&d, "tray", "l", 1, WIRE_TOR);
+	add_bundle(&d, "l", "sp", 1, WIRE_SPREAD);
+	d.fabric.routing = ROUTE_ADAPTIVE;
+	job(&d);
+	metrics_compute(&d, &cat, GiB, 0, &ma);
+	cr_assert_eq(ma.fabric.node.nnodes, 2);
+	cr_assert(ma.fabric.domain_node);
+	B = ma.nccl.bw[COLL_ALLREDUCE][NA_RING][NP_SIMPLE] * busbw_factor(COLL_ALLREDUCE, 24);
+	f = fmin(1, 50 / (2 * B / 3));
+	cr_assert_lt(f, 1, "B = %f: the test needs the uplink to bind", B);
+	cr_assert(close_rel(algo(&ma, COLL_ALLREDUCE, UA_RING)->loss.factor, f, 1e-9), "ring %f, by hand %f (B %f)",
+		  algo(&ma, COLL_ALLREDUCE, UA_RING)->loss.factor, f, B);
 	design_free(&d);
 }
