@@ -489,21 +489,11 @@ static void check_switches(const struct design *d, const struct catalog *cat, st
 /* Does the comma-separated list names (job.groups) name group or domain? */
 static bool names_group(const char *names, const char *group, const char *domain)
 {
+	char name[NCF_NAME_MAX];
 	const char *s = names;
-	while (*s) {
-		size_t len = strcspn(s, ",");
-		const char *e = s + len;
-		while (len && (*s == ' ' || *s == '\t')) {
-			s++;
-			len--;
-		}
-		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-			len--;
-		if (len && ((strlen(group) == len && !strncmp(group, s, len)) ||
-			    (domain[0] && strlen(domain) == len && !strncmp(domain, s, len))))
+	while ((s = design_list_next(s, name, sizeof name)))
+		if (name[0] && (!strcmp(group, name) || (domain[0] && !strcmp(domain, name))))
 			return true;
-		s = *e ? e + 1 : e;
-	}
 	return false;
 }
 

@@ -1234,20 +1234,10 @@ static int parse_order(const struct design *d, const struct topo *t, int *order)
 			order[n++] = i;
 		return n;
 	}
-	while (*s) {
+	for (;;) {
 		char name[NCF_NAME_MAX];
-		size_t len = strcspn(s, ",");
-		const char *e = s + len;
-		while (len && (*s == ' ' || *s == '\t')) {
-			s++;
-			len--;
-		}
-		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-			len--;
-		if (len >= sizeof name)
-			len = sizeof name - 1;
-		memcpy(name, s, len);
-		name[len] = 0;
+		if (!(s = design_list_next(s, name, sizeof name)))
+			break;
 		for (i = 0; i < t->nng; i++) {
 			int j;
 			bool dup = false;
@@ -1259,7 +1249,6 @@ static int parse_order(const struct design *d, const struct topo *t, int *order)
 				break;
 			}
 		}
-		s = *e ? e + 1 : e;
 	}
 	return n;
 }
@@ -1341,20 +1330,10 @@ static void check_groups(const struct design *d, struct topo *t, int gpus)
 	const char *s = d->job.groups;
 	int want = gpus > 0 ? gpus : d->job.gpus, i, n = 0;
 	bool *seen = xcalloc(t->nng ? (size_t)t->nng : 1, sizeof *seen);
-	while (*s) {
+	for (;;) {
 		char name[NCF_NAME_MAX];
-		size_t len = strcspn(s, ",");
-		const char *e = s + len;
-		while (len && (*s == ' ' || *s == '\t')) {
-			s++;
-			len--;
-		}
-		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-			len--;
-		if (len >= sizeof name)
-			len = sizeof name - 1;
-		memcpy(name, s, len);
-		name[len] = 0;
+		if (!(s = design_list_next(s, name, sizeof name)))
+			break;
 		for (i = 0; i < t->nng; i++)
 			if (!strcmp(t->ng[i].name, name) ||
 			    (t->ng[i].domain >= 0 && !strcmp(DESIGN_DOMAIN(d, t->ng[i].domain)->name, name)))
@@ -1371,7 +1350,6 @@ static void check_groups(const struct design *d, struct topo *t, int gpus)
 			n++;
 		if (i < t->nng)
 			seen[i] = true;
-		s = *e ? e + 1 : e;
 	}
 	free(seen);
 	if (d->job.groups[0] && n == 0)
