@@ -479,6 +479,29 @@ static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
 	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == b->collnet;
 }
 
+/* The job's nodes in the one component of level lv of g's plane p (a level that joins all
+ * of a group's positions): every used group whose plane reaches that component. */
+static double single_nodes(const struct topo *t, const struct topo_ngroup *g, const struct topo_plane *p, int lv)
+{
+	const struct topo_level *l = &p->level[lv];
+	long id = topo_comp_rail(l, topo_pos(g, p, 0), 0), n = 0;
+	int i, k, m;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *h = &t->ng[t->order[i]];
+		bool in = false;
+		if (!h->used)
+			continue;
+		for (k = 0; k < h->nswitch && !in; k++)
+			for (m = 0; m < h->plane[k].nlevels && !in; m++) {
+				const struct topo_level *o = &h->plane[k].level[m];
+				in = o->sw == l->sw && o->order == l->order && topo_comp_rail(o, topo_pos(h, &h->plane[k], 0), 0) == id;
+			}
+		if (in)
+			n += h->used;
+	}
+	return (double)(n > 0 ? n : t->nodes);
+}
+
 static int add_tier(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f,
 		    const struct topo_ngroup *g, const struct topo_plane *p, int lv)
 {
@@ -523,7 +546,7 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	tr->protocol = t->sw[l->sw].protocol;
 	/* Job nodes one component of this level joins (components count servers of every group
 	 * bundled into the switch group, so the job's whole node count bounds it). */
-	tr->nodes_under = l->size >= TOPO_ALL ? (double)t->nodes
+	tr->nodes_under = l->size >= TOPO_ALL ? single_nodes(t, g, p, lv)
 					      : min_d((double)t->nodes, (double)l->size / (g->spn > 0 ? g->spn : 1));
 	if (l->modulus > 0)
 		tr->nodes_under = min_d((double)t->nodes, ceil((double)t->nodes / l->modulus));
