@@ -250,14 +250,9 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	size_t want = 16, want_agg = 16;
 	/* Rail groups alike everywhere (every group reaching a level splits it into as many):
 	 * one component per block carries them all. Else each rail group on its own. The
-	 * table is sized for the components the groups touch. */
+	 * table starts at the leaf-level components the groups touch (it grows for the rest). */
 	{
-		struct bmap gm;
-		gm.cap = 64;
-		gm.n = 0;
-		while (gm.cap < (size_t)t->nplaced * TOPO_MAX_LEVELS * 2 + 2)
-			gm.cap *= 2;
-		gm.v = xcalloc(gm.cap, sizeof *gm.v);
+		long *G_of = xcalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * 2, sizeof *G_of);
 		for (i = 0; i < t->nplaced; i++) {
 			const struct topo_ngroup *g = &t->ng[t->order[i]];
 			const struct topo_plane *p;
@@ -267,20 +262,25 @@ static double plane_flow(const struct topo *t, int pi, long h)
 			p = &g->plane[pi];
 			for (lv = 0; lv < p->nlevels; lv++) {
 				const struct topo_level *l = &p->level[lv];
-				struct bcomp *e = bget(&gm, l->sw, l->order, 0);
-				long G = topo_rail_groups(l);
+				long G = topo_rail_groups(l), *e;
+				if (l->sw < 0 || l->sw >= t->nsw)
+					continue;
+				e = &G_of[l->sw * 2 + (l->order & 1)];
+				if (!*e)
+					*e = G;
+				else if (*e != G)
+					agg = false;
+			}
+			{
+				const struct topo_level *l = &p->level[0];
 				long blocks = l->size >= TOPO_ALL ? 1
 					      : l->modulus > 0 ? l->modulus
 							       : (topo_pos(g, p, g->used - 1) - topo_pos(g, p, 0)) / l->size + 2;
-				if (!e->nsw)
-					e->nsw = (int)G;
-				else if (e->nsw != G)
-					agg = false;
-				want += (size_t)blocks * (size_t)G * (size_t)g->spn;
+				want += (size_t)blocks * (size_t)topo_rail_groups(l) * (size_t)g->spn;
 				want_agg += (size_t)blocks * (size_t)g->spn;
 			}
 		}
-		free(gm.v);
+		free(G_of);
 	}
 	if (agg)
 		want = want_agg;

@@ -269,7 +269,7 @@ static void take(const struct topo *t, struct route_out *o, double demand, const
 	have = o->ng >= 0 ? o->capacity / o->demand : 0;
 	/* Equal ratios: the group first by name, whatever order the design lists them in. */
 	tighter = o->ng < 0 || ratio < have * (1 - 1e-12) ||
-		  (ratio <= have * (1 + 1e-12) && strcmp(t->ng[gi].name, t->ng[o->ng].name) < 0);
+		  (ratio <= have * (1 + 1e-12) && gi != o->ng && strcmp(t->ng[gi].name, t->ng[o->ng].name) < 0);
 	if (tighter) {
 		o->ng = gi;
 		o->plane = pi;
