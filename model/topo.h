@@ -29,10 +29,11 @@
  * named by (switch group, order, number) across node groups. Two ports exchange traffic
  * over the uplinks of every level below the first at which their components coincide
  * (up-down routing in a Clos): at level t that is the component's `switches` x `uplinks`
- * links of `link_GBps`. A peer bundle (switch groups of one tier, or a group to itself)
- * joins both of its ends into one component named after its `from` group, whichever end a
- * plane climbs from. Shapes that do not reduce to this are problems naming the bundle
- * (topo.problems); nothing is silently dropped.
+ * links of `link_GBps`. Peer bundles (switch groups of one tier, or a group to itself)
+ * join every switch group they link, directly or through others, into one component at the
+ * top (a peer stage, named after the least of those groups), whichever end a plane climbs
+ * from; a switch's peer links are its uplinks there. Shapes that do not reduce to this are
+ * problems naming the bundle (topo.problems); nothing is silently dropped.
  *
  * Planes of different node groups are matched by the network they reach, not by the order
  * in which their bundles are written: a group's switch planes are sorted by network (the
