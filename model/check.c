@@ -117,6 +117,12 @@ long bundle_ports_each(const struct design *d, const struct bundle *b, bool from
 	return t > 0 ? (design_group_count(d, b->from) * L + t - 1) / t : 0;
 }
 
+static long floordiv_l(long a, long b)
+{
+	long q = a / b;
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
 /* Ports per switch of group sw, following the wiring rules exactly (topo.h "Wiring"): the
  * members of the groups bundled into it are numbered in bundle order, and tor, rail and
  * spread put each link on one switch. down is the busiest switch's. */
@@ -175,10 +181,12 @@ void switch_ports_used(const struct design *d, const struct switch_group *sw, lo
 			for (l = 0; l < L; l++)
 				per_sw[l % n] += c;
 		} else {
-			/* spread: link l of position p on switch (p L + l) mod n, evenly within one. */
-			long each = (c * L + n - 1) / n;
+			/* spread: link l of position p on switch (p L + l) mod n: the links of positions
+			 * off..off+c-1 are the numbers off L .. (off + c) L - 1, and switch s takes those
+			 * congruent to s mod n. */
+			long lo = off * L, hi = (off + c) * L; /* [lo, hi) */
 			for (s = 0; s < n; s++)
-				per_sw[s] += each;
+				per_sw[s] += floordiv_l(hi - 1 - s, n) - floordiv_l(lo - 1 - s, n);
 		}
 		off += c;
 	}
@@ -344,6 +352,18 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 {
 	size_t i, k, fi, ti;
 	char path[128];
+	/* Per switch group: the links tor and spread bundles bring into it, and the last of
+	 * those bundles. */
+	long *even_total = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_total);
+	size_t *even_last = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_last);
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		if (b->wiring == WIRE_RAIL || b->wiring == WIRE_MESH || design_find(d, b->to, &ti) != GK_SWITCH ||
+		    bundle_kind(d, b) != BK_UP)
+			continue;
+		even_total[ti] += design_group_count(d, b->from) * (long)b->links_each;
+		even_last[ti] = i;
+	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		enum group_kind fk = design_find(d, b->from, &fi), tk = design_find(d, b->to, &ti);
@@ -406,14 +426,17 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 					 "rail wiring puts NIC i of every server on leaf i of its unit: %d switches are not a multiple of %d rails",
 					 to->count, b->links_each);
 		} else {
-			long total = design_group_count(d, b->from) * (long)b->links_each;
-			long cnt = DESIGN_SWITCH(d, ti)->count;
+			/* Evenness is the switch group's: the links of every bundle into it, however
+			 * many groups bring them (checked at the last such bundle). */
+			long total = even_total[ti], cnt = DESIGN_SWITCH(d, ti)->count;
 			snprintf(path, sizeof path, "bundles[%zu].links_each", i);
-			if (cnt > 0 && total % cnt)
+			if (even_last[ti] == i && cnt > 0 && total % cnt)
 				diag_add(diag, NCF_WARNING, path,
 					 "%ld links do not spread evenly over %ld switches of '%s'", total, cnt, b->to);
 		}
 	}
+	free(even_total);
+	free(even_last);
 	/* Server NIC ports: used by bundles, at most what the NICs have. */
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
@@ -466,21 +489,11 @@ static void check_switches(const struct design *d, const struct catalog *cat, st
 /* Does the comma-separated list names (job.groups) name group or domain? */
 static bool names_group(const char *names, const char *group, const char *domain)
 {
+	char name[NCF_NAME_MAX];
 	const char *s = names;
-	while (*s) {
-		size_t len = strcspn(s, ",");
-		const char *e = s + len;
-		while (len && (*s == ' ' || *s == '\t')) {
-			s++;
-			len--;
-		}
-		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-			len--;
-		if (len && ((strlen(group) == len && !strncmp(group, s, len)) ||
-			    (domain[0] && strlen(domain) == len && !strncmp(domain, s, len))))
+	while ((s = design_list_next(s, name, sizeof name)))
+		if (name[0] && (!strcmp(group, name) || (domain[0] && !strcmp(domain, name))))
 			return true;
-		s = *e ? e + 1 : e;
-	}
 	return false;
 }
 

@@ -41,31 +41,11 @@ struct comm_layout layout_world(const struct fabric *f)
 	return l;
 }
 
-/* Network rate of one port of the node, and of one GPU's own NIC (its ports). */
-static double port_rate(const struct nccl_node *n)
-{
-	return min_d(n->net_bw, n->card_pci / (n->ports_per_card > 0 ? n->ports_per_card : 1));
-}
-
-static double node_net(const struct nccl_node *n)
-{
-	return n->cards * n->ports_per_card * port_rate(n);
-}
-
-/* One peer pair across nodes uses one GPU's NIC: its ports, capped by its PCIe path and the
- * GPU's (fabric-physics.md 3.2). */
-static double pair_net(const struct nccl_node *n)
-{
-	double nic = n->ports_per_card * port_rate(n);
-	return min_d(min_d(nic, n->card_pci), n->pci_gpu);
-}
-
 /* p2p connections NCCL opens per network peer: enough NICs for the GPU's PCIe bandwidth,
  * and one per 14 GB/s of them (NCCL_P2P_PER_CHANNEL_NET_BW), as a power of two
- * (collective-model.md 2.5). */
-static int p2p_channels(const struct nccl_node *n)
+ * (collective-model.md 2.5); nic: one GPU pair's path (nccl_pair_net). */
+static int p2p_channels(double nic)
 {
-	double nic = pair_net(n);
 	int c = (int)ceil(nic / 14.0), p = 1;
 	if (c < 1)
 		c = 1;
@@ -93,7 +73,7 @@ static int runtime_mult(const struct nccl_model *m, const struct nccl_graph *g)
 static void transport_cap(const struct nccl_node *n, double node_rate, struct fabric_loss *l)
 {
 	int ports = n->cards * n->ports_per_card;
-	double eff = n->net_eff > 0 ? n->net_eff : 1, plan = port_rate(n), cap, f;
+	double eff = n->net_eff > 0 ? n->net_eff : 1, plan = nccl_port_rate(n), cap, f;
 	if (ports < 1 || eff >= 1 || l->factor <= 0 || n->nnodes < 2)
 		return;
 	if (node_rate > 0 && node_rate / ports < plan)
@@ -208,23 +188,23 @@ void collective_losses_some(const struct topo *t, const struct fabric *f, const 
 		in.gpus = l->per_node;
 		in.pxn = f->pxn;
 		in.placement = f->placement;
-		in.p2p_channels = p2p_channels(n);
+		in.p2p_channels = p2p_channels(nccl_pair_net(&m->p2p_pair));
 		if (c == COLL_ALLTOALL) {
 			in.kind = TK_ALLTOALL;
-			in.rate = node_net(n);
+			in.rate = nccl_node_net(&m->p2p_node);
 		} else {
 			/* nccl-tests' ring of pairs: one pair crosses each node boundary, from the
 			 * last GPU of a node to the first of the next; without PXN they sit on
 			 * different rails when the node has several NICs. */
 			in.kind = TK_PAIRS;
-			in.rate = pair_net(n);
+			in.rate = nccl_pair_net(&m->p2p_pair);
 			in.distance = 1;
 			in.pair_wrap = true;
 			in.concurrent = 1;
 			in.pair_cross_rail = !f->pxn && n->cards * n->ports_per_card > 1;
 		}
 		fabric_loss(t, f, &in, &out->algo[UA_P2P]);
-		transport_cap(n, 0, &out->algo[UA_P2P]);
+		transport_cap(c == COLL_ALLTOALL ? &m->p2p_node : &m->p2p_pair, 0, &out->algo[UA_P2P]);
 		return;
 	}
 	for (u = 0; u < UA_P2P; u++) {
@@ -394,10 +374,16 @@ static void eval_p2p(const struct nccl_model *m, enum coll c, double bytes, cons
 		r->reason = r->loss.unroutable ? "the fabric has no path for this traffic" : "the switches do not join the job's nodes";
 		return;
 	}
+	if (nodes > 1 && (nccl_node_net(&m->p2p_node) <= 0 || nccl_pair_net(&m->p2p_pair) <= 0)) {
+		r->available = false;
+		r->reason = "a node of the job has no network port";
+		return;
+	}
 	if (c == COLL_ALLTOALL) {
 		/* Each GPU's share of its node's NICs (AllToAll cannot aggregate NICs,
-		 * nccl-tests#267), over the (N - ppn) of N - 1 peers that are remote. */
-		double net = node_net(n);
+		 * nccl-tests#267), over the (N - ppn) of N - 1 peers that are remote; the slowest
+		 * kind of node paces it. */
+		double net = nccl_node_net(&m->p2p_node);
 		double intra_bw = ppn > 1 ? intra * (N - 1.0) / (ppn - 1) : 1e12;
 		double net_bw = nodes > 1 ? (net * factor / ppn) * (N - 1.0) / (N - ppn) : 1e12;
 		busbw = min_d(intra_bw, net_bw);
@@ -415,7 +401,7 @@ static void eval_p2p(const struct nccl_model *m, enum coll c, double bytes, cons
 	 * ring runs at its slowest pair (fabric-physics.md 3.1): an NVLink pair inside a node,
 	 * a pair of one NIC each across nodes. */
 	{
-		double pn = pair_net(n);
+		double pn = nccl_pair_net(&m->p2p_pair);
 		double t_intra = ppn > 1 ? 8.4 + 3.4 + bytes / (1000.0 * intra) : 0;
 		double t_inter = nodes > 1 ? 8.4 + 14.0 + bytes / (1000.0 * pn * factor) : 0;
 		double t_nccl = nodes > 1 ? 8.4 + 14.0 + bytes / (1000.0 * pn) : 0;

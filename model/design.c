@@ -298,6 +298,27 @@ int design_tier(const struct design *d, const char *name)
 	}
 }
 
+const char *design_list_next(const char *s, char *name, size_t size)
+{
+	size_t len;
+	const char *e;
+	if (!s || !*s)
+		return NULL;
+	len = strcspn(s, ",");
+	e = s + len;
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (len >= size)
+		len = size - 1;
+	memcpy(name, s, len);
+	name[len] = 0;
+	return *e ? e + 1 : e;
+}
+
 long design_group_count(const struct design *d, const char *name)
 {
 	size_t i;

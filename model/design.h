@@ -187,6 +187,9 @@ enum group_kind design_find(const struct design *d, const char *name, size_t *in
 int design_tier(const struct design *d, const char *name);
 /* Members of a group (servers, switches, domains); 0 for unknown names. */
 long design_group_count(const struct design *d, const char *name);
+/* The next name of a comma-separated list (job.groups), blanks trimmed, into name (cut at
+ * size); returns where the rest of the list starts, NULL after the last name. */
+const char *design_list_next(const char *s, char *name, size_t size);
 
 /* The shipped catalog with the design's overrides applied (caller frees with catalog_free). */
 void design_catalog(const struct design *d, const struct catalog *shipped, struct catalog *out);

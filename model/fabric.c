@@ -18,18 +18,20 @@ static double min_d(double a, double b)
  * A max-flow on the tree of components, bottom up (exact for a hierarchy): at each
  * component the halves exchange what they can inside; what is left of each side climbs,
  * capped by the component's uplinks (each direction on its own), to its parent. Components
- * of different groups meet where their keys (switch group, block) are equal. Planes (the
- * servers' bundles) are separate networks: their flows add. Cost: the components of the
- * job's levels, cached per layout. */
+ * are named (switch group, order, number), as the groups bundled into a switch group share
+ * them (topo.h "Levels"); an interleaved component holds every node of its residue. Planes
+ * (the servers' switch bundles, matched by network) are separate networks: their flows
+ * add; direct links add the pairs they join across the halves. Cost: the components the
+ * job's groups touch, not their nodes. */
 
 struct bcomp {
-	int sw;
+	int sw, order;
 	long b;
 	double sa, sb, up;
-	int level;
-	int parent_sw, parent_order;
-	long parent_b;
-	bool used;
+	int psw, porder;
+	long pb;
+	int nsw;                /* switches in it */
+	bool parent, used;
 };
 
 struct bmap {
@@ -37,190 +39,431 @@ struct bmap {
 	size_t cap, n;
 };
 
-static size_t bslot(struct bmap *m, int sw, long b)
+/* The table's capacity is a power of two. */
+static size_t bslot(const struct bmap *m, int sw, int order, long b)
 {
-	size_t i = (size_t)(((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL ^ (unsigned long long)b *
-			     0xff51afd7ed558ccdULL) % m->cap);
-	while (m->v[i].used && !(m->v[i].sw == sw && m->v[i].b == b))
-		i = (i + 1) % m->cap;
+	unsigned long long h = ((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL + (unsigned long long)order) ^
+			       (unsigned long long)b * 0xff51afd7ed558ccdULL;
+	size_t i = (size_t)((h ^ (h >> 31)) & (m->cap - 1));
+	while (m->v[i].used && !(m->v[i].sw == sw && m->v[i].order == order && m->v[i].b == b))
+		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
-static struct bcomp *bget(struct bmap *m, int sw, long b, int level)
+static struct bcomp *bget(struct bmap *m, int sw, int order, long b)
 {
-	size_t i = bslot(m, sw, b);
+	size_t i = bslot(m, sw, order, b);
 	if (m->v[i].used)
 		return &m->v[i];
 	if (m->n * 2 + 2 >= m->cap) {
 		/* Grow before inserting: rehash every entry. */
 		struct bmap nm;
 		size_t k;
-		nm.cap = m->cap * 2 + 64;
+		nm.cap = m->cap * 2;
 		nm.n = 0;
 		nm.v = xcalloc(nm.cap, sizeof *nm.v);
 		for (k = 0; k < m->cap; k++)
 			if (m->v[k].used) {
-				size_t j = bslot(&nm, m->v[k].sw, m->v[k].b);
+				size_t j = bslot(&nm, m->v[k].sw, m->v[k].order, m->v[k].b);
 				nm.v[j] = m->v[k];
 				nm.n++;
 			}
 		free(m->v);
 		*m = nm;
-		i = bslot(m, sw, b);
+		i = bslot(m, sw, order, b);
 	}
 	memset(&m->v[i], 0, sizeof m->v[i]);
 	m->v[i].used = true;
 	m->v[i].sw = sw;
+	m->v[i].order = order;
 	m->v[i].b = b;
-	m->v[i].level = level;
-	m->v[i].parent_sw = -1;
 	m->n++;
 	return &m->v[i];
 }
 
-static double plane_flow(const struct topo *t, const struct fabric *f, int pi, long h)
+/* What one run of a half's nodes adds to the leaf-level components it falls in. */
+struct half_run {
+	struct bmap *m;
+	const struct topo_ngroup *g;
+	const struct topo_plane *p;
+	double per_node;
+	bool side_b;
+	bool agg;               /* one component per block for all its rail groups (alike) */
+	long x_first, x_last;   /* the group's used positions in the plane */
+};
+
+/* A position of the group in leaf-level component id (it names the component's chain). */
+static long rep_position(const struct half_run *r, long id)
+{
+	const struct topo_level *l = &r->p->level[0];
+	long B, x;
+	if (l->size >= TOPO_ALL)
+		return r->x_first;
+	B = id - l->base;
+	if (l->modulus > 0) {
+		long B0 = (r->x_first + l->shift) / l->size;
+		B = B0 + (((B - B0) % l->modulus) + l->modulus) % l->modulus;
+	}
+	x = B * l->size - l->shift;
+	if (x < r->x_first)
+		x = r->x_first;
+	/* The first node position at or after it (nodes are spn positions apart). */
+	x = r->x_first + (x - r->x_first + r->g->spn - 1) / r->g->spn * r->g->spn;
+	return x <= r->x_last ? x : r->x_last;
+}
+
+/* The chain above leaf-level component bc of rail `rail` at position x: each level's
+ * component (its rail group's), its uplinks, its parent. */
+static void half_chain(const struct half_run *r, struct bcomp *cur, long x, int rail)
+{
+	int lv;
+	for (lv = 0; lv < r->p->nlevels && !cur->parent; lv++) {
+		const struct topo_level *l = &r->p->level[lv];
+		const struct topo_level *u = lv + 1 < r->p->nlevels ? &r->p->level[lv + 1] : NULL;
+		long groups = r->agg ? topo_rail_groups(l) : 1;
+		cur->parent = true;
+		cur->nsw = (int)(l->switches * groups);
+		cur->up = l->uplinks > 0 ? (double)groups * l->switches * l->uplinks * l->link_GBps : 0;
+		if (!u) {
+			cur->psw = -1;
+			return;
+		}
+		cur->psw = u->sw;
+		cur->porder = u->order;
+		cur->pb = topo_comp_rail(u, x, rail);
+		cur = bget(r->m, u->sw, u->order, cur->pb); /* may move the table: cur is the new entry */
+	}
+}
+
+static void half_add(long lo, long hi, long count, void *arg)
+{
+	struct half_run *r = arg;
+	const struct topo_level *l0 = &r->p->level[0];
+	long G = r->agg ? 1 : topo_rail_groups(l0), id, g, Gk = topo_rail_groups(l0);
+	/* Each rail group of a block is a component with its share of the node's ports (or,
+	 * alike in every group at every level, one for all of them: key block x G). */
+	double share = r->agg ? 1 : r->p->links > 0 ? (double)l0->rails / r->p->links : 1;
+	for (id = lo; id <= hi; id++)
+		for (g = 0; g < G; g++) {
+			struct bcomp *bc = bget(r->m, l0->sw, l0->order, id * Gk + g);
+			if (r->side_b)
+				bc->sb += count * r->per_node * share;
+			else
+				bc->sa += count * r->per_node * share;
+			if (!bc->parent)
+				half_chain(r, bc, rep_position(r, id), (int)(g * (l0->rail_block > 0 ? l0->rail_block : 1)));
+		}
+}
+
+/* Links between two components joined by peer bundles: every switch of one to every switch
+ * of the other, L links per pair, over each bundle between their groups. */
+static double peer_pair(const struct topo *t, const struct bcomp *x, const struct bcomp *y)
+{
+	double c = 0;
+	int k;
+	for (k = 0; k < t->npeers; k++) {
+		const struct topo_peer *pe = &t->peers[k];
+		if ((pe->a == x->sw && pe->b == y->sw) || (pe->a == y->sw && pe->b == x->sw))
+			c += (double)pe->links * pe->link_GBps * x->nsw * y->nsw;
+	}
+	return c;
+}
+
+/* What is left of each half in the children of one peer component, exchanged over the peer
+ * links between them: a max-flow (Edmonds-Karp on the children, with a path through a
+ * third switch where two are not linked, as an ISL chain routes). With more children than
+ * PEER_EXACT, the links are taken as a hub: each child's up to its own peer links. */
+#define PEER_EXACT 96
+struct pend {
+	const struct bcomp *c;
+	size_t parent;
+	double ra, rb;
+};
+
+static double peer_flow(const struct topo *t, const struct pend *ch, size_t k)
+{
+	size_t V = k + 2, S = k, T = k + 1, i, j;
+	double *cap, flow = 0, sa = 0, sb = 0;
+	size_t *prev, *queue;
+	if (k > PEER_EXACT) {
+		for (i = 0; i < k; i++) {
+			sa += min_d(ch[i].ra, ch[i].c->up);
+			sb += min_d(ch[i].rb, ch[i].c->up);
+		}
+		return min_d(sa, sb);
+	}
+	cap = xcalloc(V * V, sizeof *cap);
+	prev = xcalloc(V, sizeof *prev);
+	queue = xcalloc(V, sizeof *queue);
+	for (i = 0; i < k; i++) {
+		cap[S * V + i] = ch[i].ra;
+		cap[i * V + T] = ch[i].rb;
+		for (j = i + 1; j < k; j++)
+			cap[i * V + j] = cap[j * V + i] = peer_pair(t, ch[i].c, ch[j].c);
+	}
+	for (;;) {
+		size_t qh = 0, qt = 0, v;
+		double push = 1e300;
+		for (i = 0; i < V; i++)
+			prev[i] = V;
+		prev[S] = S;
+		queue[qt++] = S;
+		while (qh < qt && prev[T] == V) {
+			size_t u = queue[qh++];
+			for (v = 0; v < V; v++)
+				if (prev[v] == V && cap[u * V + v] > 1e-9) {
+					prev[v] = u;
+					queue[qt++] = v;
+				}
+		}
+		if (prev[T] == V)
+			break;
+		for (v = T; v != S; v = prev[v])
+			push = min_d(push, cap[prev[v] * V + v]);
+		for (v = T; v != S; v = prev[v]) {
+			cap[prev[v] * V + v] -= push;
+			cap[v * V + prev[v]] += push;
+		}
+		flow += push;
+	}
+	free(cap);
+	free(prev);
+	free(queue);
+	return flow;
+}
+
+static int bcomp_order(const void *pa, const void *pb)
+{
+	const struct bcomp *a = *(const struct bcomp *const *)pa, *b = *(const struct bcomp *const *)pb;
+	return a->order != b->order ? (a->order < b->order ? -1 : 1) : 0;
+}
+
+static double plane_flow(const struct topo *t, int pi, long h)
 {
 	struct bmap m;
-	int i, lv, top = 0;
+	int i;
+	size_t k, nc = 0, npend = 0, cpend = 0;
 	double flow = 0;
+	struct bcomp **list;
+	struct pend *pend = NULL;
+	bool agg = true;
+	size_t want = 16, want_agg = 16;
+	/* Rail groups alike everywhere (every group reaching a level splits it into as many):
+	 * one component per block carries them all. Else each rail group on its own. The
+	 * table starts at the leaf-level components the groups touch (it grows for the rest). */
+	{
+		long *G_of = xcalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * 2, sizeof *G_of);
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			const struct topo_plane *p;
+			int lv;
+			if (!g->used || pi >= g->nswitch)
+				continue;
+			p = &g->plane[pi];
+			for (lv = 0; lv < p->nlevels; lv++) {
+				const struct topo_level *l = &p->level[lv];
+				long G = topo_rail_groups(l), *e;
+				if (l->sw < 0 || l->sw >= t->nsw)
+					continue;
+				e = &G_of[l->sw * 2 + (l->order & 1)];
+				if (!*e)
+					*e = G;
+				else if (*e != G)
+					agg = false;
+			}
+			{
+				const struct topo_level *l = &p->level[0];
+				long blocks = l->size >= TOPO_ALL ? 1
+					      : l->modulus > 0 ? l->modulus
+							       : (topo_pos(g, p, g->used - 1) - topo_pos(g, p, 0)) / l->size + 2;
+				want += (size_t)blocks * (size_t)topo_rail_groups(l) * (size_t)g->spn;
+				want_agg += (size_t)blocks * (size_t)g->spn;
+			}
+		}
+		free(G_of);
+	}
+	if (agg)
+		want = want_agg;
 	m.cap = 64;
+	while (m.cap < want * 2 && m.cap < ((size_t)1 << 22))
+		m.cap *= 2;
 	m.n = 0;
 	m.v = xcalloc(m.cap, sizeof *m.v);
-	/* Leaf-level components: the nodes of each half, each at its share of the ceiling. */
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		const struct topo_plane *p;
-		const struct topo_level *l;
-		double c;
-		long k, kf, kl;
-		if (!g->used || pi >= g->nplanes)
+		struct half_run r;
+		long a;
+		if (!g->used || pi >= g->nswitch)
 			continue;
-		p = &g->plane[pi];
-		if (p->kind != PLANE_SWITCH)
-			continue;
-		if (p->level[p->nlevels - 1].order > top)
-			top = p->level[p->nlevels - 1].order;
-		l = &p->level[0];
-		c = f->node_ceiling_GBps * ((double)p->links / (g->wired > 0 ? g->wired : 1));
-		if (l->size >= TOPO_ALL || l->modulus > 0) {
-			long a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
-			struct bcomp *bc = bget(&m, l->sw, l->size >= TOPO_ALL ? 0 : -1 - g->server, l->order);
-			bc->sa += a * c;
-			bc->sb += (g->used - a) * c;
-			continue;
-		}
-		kf = (topo_pos(g, p, 0) + l->shift) / l->size;
-		kl = (topo_pos(g, p, g->used - 1) + l->shift) / l->size;
-		for (k = kf; k <= kl; k++) {
-			long x0 = k * l->size - l->shift, x1 = x0 + l->size - 1, i0, i1, a, a_hi = h - g->first - 1;
-			struct bcomp *bc;
-			i0 = x0 - p->pos <= 0 ? 0 : (x0 - p->pos + g->spn - 1) / g->spn;
-			i1 = (x1 - p->pos) / g->spn;
-			if (i1 > g->used - 1)
-				i1 = g->used - 1;
-			if (i0 > i1)
-				continue;
-			a = a_hi >= i0 ? (a_hi < i1 ? a_hi : i1) - i0 + 1 : 0;
-			bc = bget(&m, l->sw, k, l->order);
-			bc->sa += a * c;
-			bc->sb += (i1 - i0 + 1 - a) * c;
-			if (bc->parent_sw < 0 && p->nlevels > 1) {
-				const struct topo_level *pl = &p->level[1];
-				bc->parent_sw = pl->sw;
-				bc->parent_order = pl->order;
-				bc->parent_b = pl->size >= TOPO_ALL ? 0 : topo_comp(pl, topo_pos(g, p, i0));
-			}
-			bc->up = l->uplinks > 0 ? (double)(p->links / l->rails) * l->switches * l->uplinks * l->link_GBps : 0;
-		}
-		/* Parents of the upper levels' components. */
-		for (lv = 1; lv + 1 < p->nlevels; lv++) {
-			const struct topo_level *cl = &p->level[lv], *pl = &p->level[lv + 1];
-			long kk0 = cl->size >= TOPO_ALL ? 0 : topo_comp(cl, topo_pos(g, p, 0));
-			long kk1 = cl->size >= TOPO_ALL ? 0 : topo_comp(cl, topo_pos(g, p, g->used - 1));
-			long kk;
-			for (kk = kk0; kk <= kk1 && kk - kk0 < 1000000; kk++) {
-				struct bcomp *bc = bget(&m, cl->sw, kk, cl->order);
-				if (bc->parent_sw < 0) {
-					long x = kk * (cl->size >= TOPO_ALL ? 0 : cl->size) - cl->shift;
-					bc->parent_sw = pl->sw;
-					bc->parent_order = pl->order;
-					bc->parent_b = pl->size >= TOPO_ALL ? 0 : topo_comp(pl, x < p->pos ? p->pos : x);
-					bc->up = cl->uplinks > 0 ? (double)(p->links / cl->rails) * cl->switches * cl->uplinks *
-									cl->link_GBps
-								 : 0;
-				}
-				if (cl->modulus > 0)
-					break;
-			}
+		long trays = 1, tr;
+		const struct topo_level *l0;
+		r.m = &m;
+		r.g = g;
+		r.agg = agg;
+		r.p = &g->plane[pi];
+		l0 = &r.p->level[0];
+		/* An NVLink domain whose servers sit in different components sends from each. */
+		if (g->spn > 1 && l0->size < TOPO_ALL &&
+		    (l0->size % g->spn || ((r.p->pos + l0->shift) % g->spn + g->spn) % g->spn))
+			trays = g->spn;
+		r.per_node = g->ceiling_GBps * ((double)r.p->links / (g->wired > 0 ? g->wired : 1)) / (double)trays;
+		a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
+		for (tr = 0; tr < trays; tr++) {
+			r.x_first = topo_pos(g, r.p, 0) + tr;
+			r.x_last = topo_pos(g, r.p, g->used - 1) + tr;
+			r.side_b = false;
+			topo_runs(l0, r.x_first, g->spn, a, half_add, &r);
+			r.side_b = true;
+			topo_runs(l0, topo_pos(g, r.p, a) + tr, g->spn, g->used - a, half_add, &r);
 		}
 	}
-	/* Every parent exists before the climb, so the table no longer moves. */
+	/* Bottom up: match inside, send the rest up (parents have higher orders). */
+	/* Components in order of their level (a counting sort: orders are small). */
+	list = xcalloc(m.n ? m.n : 1, sizeof *list);
 	{
-		bool grew = true;
-		while (grew) {
-			size_t k, before = m.n;
+		size_t start[4 * TOPO_MAX_LEVELS + 4] = { 0 }, o, nb = sizeof start / sizeof *start;
+		bool odd = false;
+		for (k = 0; k < m.cap; k++)
+			if (m.v[k].used) {
+				if ((size_t)m.v[k].order + 1 >= nb)
+					odd = true;
+				else
+					start[m.v[k].order + 1]++;
+			}
+		if (odd) {
 			for (k = 0; k < m.cap; k++)
-				if (m.v[k].used && m.v[k].parent_sw >= 0) {
-					int psw = m.v[k].parent_sw, plv = m.v[k].parent_order;
-					long pb = m.v[k].parent_b;
-					size_t cap = m.cap;
-					bget(&m, psw, pb, plv);
-					if (m.cap != cap)
-						break; /* rehashed: scan again */
-				}
-			grew = m.n != before;
+				if (m.v[k].used)
+					list[nc++] = &m.v[k];
+			qsort(list, nc, sizeof *list, bcomp_order);
+		} else {
+			for (o = 1; o < nb; o++)
+				start[o] += start[o - 1];
+			for (k = 0; k < m.cap; k++)
+				if (m.v[k].used)
+					list[start[m.v[k].order]++] = &m.v[k];
+			nc = m.n;
 		}
 	}
-	/* Bottom up: match inside, send the rest up. */
-	for (lv = 0; lv <= top; lv++) {
-		size_t k;
-		for (k = 0; k < m.cap; k++) {
-			struct bcomp *bc = &m.v[k];
-			double match, ra, rb;
-			if (!bc->used || bc->level != lv)
+	for (k = 0; k < nc; k++) {
+		struct bcomp *bc = list[k];
+		double match, ra, rb;
+		if (bc->order & 1) {
+			/* A peer component: its children exchange over the peer links. */
+			size_t self = (size_t)(bc - m.v), q, nk = 0, rest = 0;
+			struct pend *mine = xcalloc(npend ? npend : 1, sizeof *mine);
+			for (q = 0; q < npend; q++) {
+				if (pend[q].parent == self)
+					mine[nk++] = pend[q];
+				else
+					pend[rest++] = pend[q];
+			}
+			npend = rest;
+			/* The class's switches no child holds carry transit (an ISL chain through a
+			 * switch with no job node under it): alike, so one node per group. */
+			{
+				long *covered = xcalloc((size_t)t->nsw + 1, sizeof *covered);
+				int gsw;
+				struct bcomp *transit = xcalloc((size_t)t->nsw + 1, sizeof *transit);
+				size_t nt = 0;
+				for (q = 0; q < nk; q++)
+					if (mine[q].c->sw >= 0 && mine[q].c->sw < t->nsw)
+						covered[mine[q].c->sw] += mine[q].c->nsw;
+				mine = xrealloc(mine, (nk + (size_t)t->nsw + 1) * sizeof *mine);
+				for (gsw = 0; gsw < t->nsw; gsw++)
+					if (t->sw[gsw].peer_class == bc->sw && t->sw[gsw].members > covered[gsw]) {
+						transit[nt].sw = gsw;
+						transit[nt].nsw = (int)(t->sw[gsw].members - covered[gsw]);
+						mine[nk++] = (struct pend){ &transit[nt], self, 0, 0 };
+						nt++;
+					}
+				flow += peer_flow(t, mine, nk);
+				free(covered);
+				free(transit);
+			}
+			free(mine);
+		}
+		match = bc->sa < bc->sb ? bc->sa : bc->sb;
+		flow += match;
+		ra = bc->sa - match;
+		rb = bc->sb - match;
+		if (bc->psw >= 0 && bc->parent && bc->up > 0) {
+			size_t j = bslot(&m, bc->psw, bc->porder, bc->pb);
+			if (!m.v[j].used)
 				continue;
-			match = bc->sa < bc->sb ? bc->sa : bc->sb;
-			flow += match;
-			ra = bc->sa - match;
-			rb = bc->sb - match;
-			if (bc->parent_sw >= 0 && bc->up > 0) {
-				struct bcomp *pc = bget(&m, bc->parent_sw, bc->parent_b, bc->parent_order);
-				pc->sa += ra < bc->up ? ra : bc->up;
-				pc->sb += rb < bc->up ? rb : bc->up;
+			if (bc->porder & 1) {
+				if (npend == cpend) {
+					cpend = cpend ? cpend * 2 : 16;
+					pend = xrealloc(pend, cpend * sizeof *pend);
+				}
+				pend[npend++] = (struct pend){ bc, j, ra, rb };
+			} else {
+				m.v[j].sa += ra < bc->up ? ra : bc->up;
+				m.v[j].sb += rb < bc->up ? rb : bc->up;
 			}
 		}
 	}
+	free(pend);
+	free(list);
 	free(m.v);
 	return flow;
 }
 
-static double bisection(const struct topo *t, const struct fabric *f)
+static double bisection(const struct topo *t)
 {
 	long n = t->nodes, h = n / 2;
-	double flow = 0;
-	int pi, i, maxp = 0;
+	double flow = 0, mesh = 0, side_a = 0, side_b = 0;
+	int pi, i, j, maxp = 0, *ng_of = NULL, maxs = 0;
 	if (n < 2)
 		return 0;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		long a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
+		if (!g->used)
+			continue;
+		if (g->nswitch > maxp)
+			maxp = g->nswitch;
+		side_a += a * g->ceiling_GBps;
+		side_b += (g->used - a) * g->ceiling_GBps;
+		if (g->server + 1 > maxs)
+			maxs = g->server + 1;
+	}
+	for (pi = 0; pi < maxp; pi++)
+		flow += plane_flow(t, pi, h);
+	/* Direct links: every pair of nodes across the halves that a mesh joins (servers do not
+	 * forward), each bundle counted once, at most what the nodes on each side can send. */
+	ng_of = xcalloc((size_t)(maxs > 0 ? maxs : 1), sizeof *ng_of);
+	for (i = 0; i < maxs; i++)
+		ng_of[i] = -1;
 	for (i = 0; i < t->nplaced; i++)
-		if (t->ng[t->order[i]].nplanes > maxp)
-			maxp = t->ng[t->order[i]].nplanes;
-	for (pi = 0; pi < maxp; pi++) {
-		flow += plane_flow(t, f, pi, h);
-		/* Direct links: every A node linked to every B node of a mesh. */
-		for (i = 0; i < t->nplaced; i++) {
-			const struct topo_ngroup *g = &t->ng[t->order[i]];
-			const struct topo_plane *p;
-			long a, b;
-			if (!g->used || pi >= g->nplanes || g->plane[pi].kind != PLANE_MESH)
+		if (t->ng[t->order[i]].used)
+			ng_of[t->ng[t->order[i]].server] = t->order[i];
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		long ag = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0, bg = g->used - ag;
+		if (!g->used)
+			continue;
+		for (j = g->nswitch; j < g->nplanes; j++) {
+			const struct topo_plane *p = &g->plane[j];
+			const struct topo_ngroup *o;
+			double pair = p->mesh_peers > 0 ? (double)(p->links / p->mesh_peers) * p->gbps / 8.0 : 0;
+			long ao, bo;
+			if (p->kind != PLANE_MESH || p->leaf >= maxs || ng_of[p->leaf] < 0)
 				continue;
-			p = &g->plane[pi];
-			a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
-			b = g->used - a;
-			flow += min_d((double)a * b * (double)(p->links / (p->mesh_peers > 0 ? p->mesh_peers : 1)) * p->gbps / 8.0,
-				      min_d((double)a, (double)b) * f->node_ceiling_GBps);
+			o = &t->ng[ng_of[p->leaf]];
+			if (o != g && ng_of[p->leaf] < t->order[i])
+				continue; /* the other group counts this bundle */
+			ao = h > o->first ? (h - o->first < o->used ? h - o->first : o->used) : 0;
+			bo = o->used - ao;
+			if (o == g)
+				mesh += (double)ag * bg * pair;
+			else
+				mesh += ((double)ag * bo + (double)bg * ao) * pair;
 		}
 	}
-	return min_d(flow, (double)h * f->node_ceiling_GBps);
+	free(ng_of);
+	if (mesh > 0)
+		flow += min_d(mesh, min_d(side_a, side_b));
+	return min_d(flow, min_d(side_a, side_b));
 }
 
 /* ---- summary --------------------------------------------------------------------------- */
@@ -236,6 +479,29 @@ static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
 	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == b->collnet;
 }
 
+/* The job's nodes in the one component of level lv of g's plane p (a level that joins all
+ * of a group's positions): every used group whose plane reaches that component. */
+static double single_nodes(const struct topo *t, const struct topo_ngroup *g, const struct topo_plane *p, int lv)
+{
+	const struct topo_level *l = &p->level[lv];
+	long id = topo_comp_rail(l, topo_pos(g, p, 0), 0), n = 0;
+	int i, k, m;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *h = &t->ng[t->order[i]];
+		bool in = false;
+		if (!h->used)
+			continue;
+		for (k = 0; k < h->nswitch && !in; k++)
+			for (m = 0; m < h->plane[k].nlevels && !in; m++) {
+				const struct topo_level *o = &h->plane[k].level[m];
+				in = o->sw == l->sw && o->order == l->order && topo_comp_rail(o, topo_pos(h, &h->plane[k], 0), 0) == id;
+			}
+		if (in)
+			n += h->used;
+	}
+	return (double)(n > 0 ? n : t->nodes);
+}
+
 static int add_tier(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f,
 		    const struct topo_ngroup *g, const struct topo_plane *p, int lv)
 {
@@ -245,8 +511,8 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	int i, up_gbps, down_gbps;
 	double down, up;
 	bool lag;
-	if (l->sw < 0)
-		return -1;
+	if (l->sw < 0 || (l->order & 1))
+		return -1; /* a peer stage: the switches of the groups its bundle joins, listed as theirs */
 	for (i = 0; i < f->ntiers; i++)
 		if (f->tiers[i].sw == l->sw)
 			return i;
@@ -280,7 +546,7 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	tr->protocol = t->sw[l->sw].protocol;
 	/* Job nodes one component of this level joins (components count servers of every group
 	 * bundled into the switch group, so the job's whole node count bounds it). */
-	tr->nodes_under = l->size >= TOPO_ALL ? (double)t->nodes
+	tr->nodes_under = l->size >= TOPO_ALL ? single_nodes(t, g, p, lv)
 					      : min_d((double)t->nodes, (double)l->size / (g->spn > 0 ? g->spn : 1));
 	if (l->modulus > 0)
 		tr->nodes_under = min_d((double)t->nodes, ceil((double)t->nodes / l->modulus));
@@ -415,14 +681,31 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 			f->gpus_per_nic = nics ? (g0->gpus + nics - 1) / nics : g0->gpus;
 		}
 	}
-	f->bisection_GBps = t->nodes > 1 && full ? bisection(t, f) : 0;
+	f->bisection_GBps = t->nodes > 1 && full ? bisection(t) : 0;
 	f->bisection_per_gpu_GBps = t->gpus > 1 && t->nodes > 1 ? f->bisection_GBps / (t->gpus / 2.0) : 0;
 	if (!t->connected)
 		snprintf(f->note, sizeof f->note, "%s", t->disconnect);
-	else if (f->heterogeneous)
-		snprintf(f->note, sizeof f->note,
-			 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all, and the figures shown are the most limited node's",
-			 f->nclasses);
+	else if (f->heterogeneous) {
+		int lo = 0, hi = 0;
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			if (!g->used)
+				continue;
+			if (!lo || g->gpus < lo)
+				lo = g->gpus;
+			if (g->gpus > hi)
+				hi = g->gpus;
+		}
+		if (lo != hi)
+			/* No node has the mean GPU count NCCL's tuning sees: say what there is. */
+			snprintf(f->note, sizeof f->note,
+				 "the job spans %d kinds of node, of %d to %d GPUs (the node shown has NCCL's mean, %d); NCCL takes the smallest channel count and speed of all",
+				 f->nclasses, lo, hi, f->node.ppn);
+		else
+			snprintf(f->note, sizeof f->note,
+				 "the job spans %d kinds of node; NCCL takes the smallest channel count and speed of all, and the figures shown are the most limited node's",
+				 f->nclasses);
+	}
 }
 
 void fabric_summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f)

@@ -561,6 +561,25 @@ static void graphs(const struct nccl_node *n, struct nccl_model *m)
 	m->collnet = collnet_graph(n, &m->ring);
 }
 
+double nccl_port_rate(const struct nccl_node *n)
+{
+	double pci = n->card_pci / (n->ports_per_card > 0 ? n->ports_per_card : 1);
+	return n->net_bw < pci ? n->net_bw : pci;
+}
+
+double nccl_node_net(const struct nccl_node *n)
+{
+	return n->cards * n->ports_per_card * nccl_port_rate(n);
+}
+
+double nccl_pair_net(const struct nccl_node *n)
+{
+	double nic = n->ports_per_card * nccl_port_rate(n);
+	if (n->card_pci < nic)
+		nic = n->card_pci;
+	return n->pci_gpu < nic ? n->pci_gpu : nic;
+}
+
 void nccl_model_build(const struct nccl_node *node, struct nccl_model *m)
 {
 	memset(m, 0, sizeof *m);
@@ -572,6 +591,7 @@ void nccl_model_build(const struct nccl_node *node, struct nccl_model *m)
 	m->nranks = m->node.ppn * m->node.nnodes;
 	graphs(&m->node, m);
 	tune_all(m);
+	m->p2p_node = m->p2p_pair = m->node;
 }
 
 static void graph_min(struct nccl_graph *acc, const struct nccl_graph *g, bool first)
@@ -602,6 +622,7 @@ void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, i
 		m->nranks = nranks > 0 ? nranks : m->node.ppn * m->node.nnodes;
 		graphs(&m->node, m);
 		tune_all(m);
+		m->p2p_node = m->p2p_pair = m->node;
 		return;
 	}
 	memset(m, 0, sizeof *m);
@@ -614,6 +635,12 @@ void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, i
 		struct nccl_node n = cls[i];
 		struct nccl_model one;
 		n.nnodes = nnodes;
+		/* Point-to-point: each kind with its own NICs (a node made of one kind's NIC count
+		 * and another's speed does not exist); the slowest kind paces it. */
+		if (i == 0 || nccl_node_net(&n) < nccl_node_net(&m->p2p_node))
+			m->p2p_node = n;
+		if (i == 0 || nccl_pair_net(&n) < nccl_pair_net(&m->p2p_pair))
+			m->p2p_pair = n;
 		memset(&one, 0, sizeof one);
 		graphs(&n, &one);
 		graph_min(&m->ring, &one.ring, i == 0);

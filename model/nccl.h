@@ -74,6 +74,10 @@ struct nccl_model {
 	double bw[COLL_COUNT][NA_COUNT][NP_COUNT];
 	double lat[COLL_COUNT][NA_COUNT][NP_COUNT];
 	bool ll128;          /* LL128 enabled by default on this node */
+	/* Point-to-point (AllToAll, send/recv: NCCL has no model of them) runs at the pace of
+	 * the kind of node with the least network (nccl_node_net) and the least GPU pair path
+	 * (nccl_pair_net), each kind with its own NICs: with one kind, both are `node`. */
+	struct nccl_node p2p_node, p2p_pair;
 	const char *why_not[NA_COUNT]; /* why an algorithm is off, or NULL */
 };
 
@@ -98,6 +102,12 @@ void nccl_model_build(const struct nccl_node *n, struct nccl_model *m);
  * kind searches its own graphs, every rank takes the minimum channels and speeds, and
  * nranks ranks run on nnodes nodes. */
 void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, int nranks, struct nccl_model *m);
+/* A node's network for point-to-point traffic: its ports at the rate one port carries
+ * (line rate, or its share of the card's PCIe path); and what one GPU pair across nodes
+ * gets: one GPU's own NIC, capped by its PCIe path and the GPU's (fabric-physics.md 3.2). */
+double nccl_port_rate(const struct nccl_node *n);
+double nccl_node_net(const struct nccl_node *n);
+double nccl_pair_net(const struct nccl_node *n);
 /* Predicted time in us of collective c at S bytes (nccl-tests "size"), or -1 when the
  * combination is off. bw_scale multiplies the bandwidth (1 for NCCL's own view). */
 double nccl_time(const struct nccl_model *m, enum coll c, enum nalgo a, enum nproto p, double bytes,

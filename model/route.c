@@ -27,6 +27,12 @@ static long ceil_l(long a, long b)
 	return b > 0 ? (a + b - 1) / b : 0;
 }
 
+static long floordiv(long a, long b)
+{
+	long q = a / b;
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
 /* ---- NCCL's double binary tree (fabric-physics.md 2.3) ------------------------------ */
 
 static long btree_parent(long n, long r)
@@ -56,45 +62,86 @@ long dtree_parent(long n, int tree, long x)
 
 /* ---- a node's components ------------------------------------------------------------ */
 
-/* Component key at a level: (switch group, node block). Mesh planes: one component. */
+/* A component: (switch group, order, number) at one level (topo.h "Levels"). The order
+ * tells a leaf level from the peer stage above it, which names the same switch group. */
 struct ckey {
-	int sw;
+	int sw, order;
 	long b;
 };
 
 static struct ckey key_at(const struct topo_ngroup *g, const struct topo_plane *p, int lv, long local)
 {
 	struct ckey k;
-	if (p->kind == PLANE_MESH) {
-		k.sw = -2 - p->leaf;
-		k.b = 0;
-		return k;
-	}
 	k.sw = p->level[lv].sw;
-	k.b = topo_comp(&p->level[lv], topo_pos(g, p, local));
+	k.order = p->level[lv].order;
+	k.b = topo_comp_rail(&p->level[lv], topo_pos(g, p, local), 0);
 	return k;
 }
 
 static bool key_eq(struct ckey a, struct ckey b)
 {
-	return a.sw == b.sw && a.b == b.b;
+	return a.sw == b.sw && a.order == b.order && a.b == b.b;
 }
 
-/* Is key k on the chain of node `local` of group g (plane p)? */
-static bool on_chain(const struct topo_ngroup *g, const struct topo_plane *p, long local, struct ckey k)
+/* The component of node `local` of g (plane p) at level (sw, order), when its chain
+ * climbs through that level. */
+static bool comp_at(const struct topo_ngroup *g, const struct topo_plane *p, long local, long tray, int sw, int order,
+		    long *id)
 {
 	int lv;
 	for (lv = 0; lv < p->nlevels; lv++)
-		if (key_eq(key_at(g, p, lv, local), k))
+		if (p->level[lv].sw == sw && p->level[lv].order == order) {
+			*id = topo_comp_rail(&p->level[lv], topo_pos(g, p, local) + (tray < g->spn ? tray : 0), 0);
 			return true;
+		}
 	return false;
 }
 
+/* Is component k on the chain of node `local` of group g (plane p)? */
+static bool on_chain(const struct topo_ngroup *g, const struct topo_plane *p, long local, struct ckey k)
+{
+	long id;
+	return comp_at(g, p, local, 0, k.sw, k.order, &id) && id == k.b;
+}
+
+/* Trays a node of g is counted by at level l: 1 when every node's servers (an NVLink
+ * domain's trays) sit in one component, else each tray on its own, with 1/spn of the
+ * node's traffic (a rack split across two rail units sends from both). */
+static long trays_at(const struct topo_ngroup *g, const struct topo_plane *p, const struct topo_level *l)
+{
+	if (g->spn <= 1 || l->size >= TOPO_ALL)
+		return 1;
+	if (l->size % g->spn == 0 && ((p->pos + l->shift) % g->spn + g->spn) % g->spn == 0)
+		return 1;
+	return g->spn;
+}
+
+/* Switch plane pi of g: planes are matched across groups by the network they reach (topo.h);
+ * a group with fewer planes uses its first. NULL: no switch plane. */
 static const struct topo_plane *plane_of(const struct topo_ngroup *g, int pi)
 {
-	if (!g->nplanes)
+	if (g->nswitch <= 0)
 		return NULL;
-	return &g->plane[pi < g->nplanes ? pi : 0];
+	return &g->plane[pi < g->nswitch ? pi : 0];
+}
+
+static int max_switch_planes(const struct topo *t)
+{
+	int i, m = 0;
+	for (i = 0; i < t->nplaced; i++)
+		if (t->ng[t->order[i]].nswitch > m)
+			m = t->ng[t->order[i]].nswitch;
+	return m;
+}
+
+/* g's first mesh plane to group h, or -1. */
+static int mesh_plane(const struct topo_ngroup *g, const struct topo_ngroup *h)
+{
+	int k;
+	for (k = g->nswitch; k < g->nplanes; k++)
+		if (g->plane[k].kind == PLANE_MESH && g->plane[k].leaf == h->server)
+			return k;
+	return -1;
 }
 
 /* Rails of one component's share of a node's channels (channels go round-robin over the
@@ -203,15 +250,27 @@ static struct cap capacity(const struct topo_level *l, long flows, long dests, b
 	return c;
 }
 
+/* A direct link's capacity: no choice, no hashing. */
+static struct cap direct_cap(double GBps)
+{
+	struct cap c = { GBps, GBps, 0, 0, HASH_NONE };
+	return c;
+}
+
 /* Keep the tightest resource: the smallest capacity over demand (the factor is that,
  * capped at 1; route_eval sets it at the end). */
-static void take(struct route_out *o, double demand, const struct cap *c, int gi, int pi, int lv)
+static void take(const struct topo *t, struct route_out *o, double demand, const struct cap *c, int gi, int pi, int lv)
 {
-	double ratio;
+	double ratio, have;
+	bool tighter;
 	if (demand <= 0)
 		return;
 	ratio = c->eff > 0 ? c->eff / demand : 0;
-	if (o->ng < 0 || ratio < o->capacity / o->demand - 1e-12) {
+	have = o->ng >= 0 ? o->capacity / o->demand : 0;
+	/* Equal ratios: the group first by name, whatever order the design lists them in. */
+	tighter = o->ng < 0 || ratio < have * (1 - 1e-12) ||
+		  (ratio <= have * (1 + 1e-12) && gi != o->ng && strcmp(t->ng[gi].name, t->ng[o->ng].name) < 0);
+	if (tighter) {
 		o->ng = gi;
 		o->plane = pi;
 		o->level = lv;
@@ -236,237 +295,382 @@ static void unroutable(struct route_out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ---- ring and pairs: closed form over segments ---------------------------------------- */
+/* A group without a bundle cannot send to another node. */
+static bool no_network(const struct seg *sg, int ns, struct route_out *o)
+{
+	int i;
+	for (i = 0; i < ns; i++)
+		if (!sg[i].g->nplanes) {
+			unroutable(o, "'%s' has no bundle to the network", sg[i].g->name);
+			return true;
+		}
+	return false;
+}
 
-/* Which components hold all of a communicator's nodes: a segment's nodes lie between its
- * first and last node, so a component holds them all when it is on both of their chains.
- * Counted once per communicator and plane: key -> segments wholly inside. */
-struct inside {
-	struct ckey *k;
-	int *n;
-	long *nodes;   /* communicator nodes of those segments */
-	size_t cap;
+/* ---- loads: what every segment sends out of the components it visits, summed ---------
+ * A contribution adds v (demand, flows, destinations, nodes) to every component lo..hi of
+ * one level (switch group, order), on behalf of a group's plane and level. The load of a
+ * component is the sum of what covers it, whichever group, plane or segment it comes from
+ * (groups bundled into one switch group share its components). The sweep visits the
+ * pieces of constant load: O(contributions log contributions) per communicator, never per
+ * node. */
+enum why_up { UP_LEAVE, UP_WRAP, UP_PAIR_RAIL, UP_A2A };
+
+struct contrib {
+	int sw, order;
+	long lo, hi;
+	double v[4];
+	int gi, pi, lv;     /* node group, plane (index in the group), level */
+	int why;            /* enum why_up: what the traffic is, when there is no uplink */
+	long block_nodes;   /* nodes of the segment one component holds (the up share) */
+	long G;             /* rail groups of the level (components per block) */
 };
 
-static unsigned *inside_stamp(void);
-static unsigned inside_gen(void);
+struct event {
+	int sw, order;
+	long pos;
+	int add;            /* 0: the contribution ends before pos, 1: it starts at pos */
+	size_t i;
+};
 
-static size_t inside_slot(const struct inside *in, struct ckey k)
-{
-	size_t i = (size_t)(((uint64_t)(k.sw + 7) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)k.b * 0xff51afd7ed558ccdULL) % in->cap);
-	const unsigned *st = inside_stamp();
-	unsigned gen = inside_gen();
-	while (st[i] == gen && !key_eq(in->k[i], k))
-		i = (i + 1) % in->cap;
-	return i;
-}
-
-/* The table is scratch memory kept between calls (cleared by a generation stamp), so a
- * recompute of a design of many groups does not clear kilobytes per call. */
 static struct {
-	struct ckey *k;
-	int *n;
-	long *nodes;
-	unsigned *stamp;
-	size_t cap;
-	unsigned gen;
-} scratch;
+	struct contrib *c;
+	size_t n, cap;
+	struct event *e;
+	size_t ecap;
+	size_t *active;
+	size_t acap;
+} acc;
 
-static void inside_build(struct inside *in, const struct seg *sg, int ns, int pi)
+static void acc_reset(void)
 {
-	int i, lv;
-	size_t need = (size_t)ns * TOPO_MAX_LEVELS * 2 + 8;
-	if (scratch.cap < need) {
-		free(scratch.k);
-		free(scratch.n);
-		free(scratch.nodes);
-		free(scratch.stamp);
-		scratch.cap = need * 2;
-		scratch.k = xcalloc(scratch.cap, sizeof *scratch.k);
-		scratch.n = xcalloc(scratch.cap, sizeof *scratch.n);
-		scratch.nodes = xcalloc(scratch.cap, sizeof *scratch.nodes);
-		scratch.stamp = xcalloc(scratch.cap, sizeof *scratch.stamp);
-		scratch.gen = 0;
+	acc.n = 0;
+}
+
+static void acc_add(const struct contrib *proto, long lo, long hi, double times)
+{
+	struct contrib *c;
+	int k;
+	if (hi < lo || times <= 0)
+		return;
+	if (acc.n == acc.cap) {
+		acc.cap = acc.cap ? acc.cap * 2 : 256;
+		acc.c = xrealloc(acc.c, acc.cap * sizeof *acc.c);
 	}
-	if (++scratch.gen == 0) {
-		memset(scratch.stamp, 0, scratch.cap * sizeof *scratch.stamp);
-		scratch.gen = 1;
+	c = &acc.c[acc.n++];
+	*c = *proto;
+	c->lo = lo;
+	c->hi = hi;
+	for (k = 0; k < 4; k++)
+		c->v[k] = proto->v[k] * times;
+}
+
+/* topo_runs' callback: arg is the contribution each run of blocks gets, per position; a
+ * block is its rail groups' components (the busiest group's share on each). */
+static void acc_run(long lo, long hi, long count, void *arg)
+{
+	const struct contrib *c = arg;
+	acc_add(c, lo * c->G, hi * c->G + c->G - 1, (double)count);
+}
+
+static int ev_cmp(const void *pa, const void *pb)
+{
+	const struct event *a = pa, *b = pb;
+	if (a->sw != b->sw)
+		return a->sw < b->sw ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	if (a->add != b->add)
+		return a->add - b->add;
+	return a->i < b->i ? -1 : a->i > b->i ? 1 : 0;
+}
+
+typedef void (*piece_fn)(const struct contrib *rep, const double *sum, void *ctx);
+
+static void acc_sweep(piece_fn fn, void *ctx)
+{
+	size_t ne = 2 * acc.n, i, k, nact = 0;
+	bool sorted = true;
+	double sum[4] = { 0, 0, 0, 0 };
+	if (!acc.n)
+		return;
+	if (ne > acc.ecap) {
+		acc.ecap = ne * 2;
+		acc.e = xrealloc(acc.e, acc.ecap * sizeof *acc.e);
 	}
-	in->cap = need;
-	in->k = scratch.k;
-	in->n = scratch.n;
-	in->nodes = scratch.nodes;
-	for (i = 0; i < ns; i++) {
-		const struct topo_plane *p = plane_of(sg[i].g, pi);
-		if (!p)
-			continue;
-		for (lv = 0; lv < p->nlevels; lv++) {
-			struct ckey k = key_at(sg[i].g, p, lv, sg[i].lo);
-			size_t j;
-			if (!on_chain(sg[i].g, p, sg[i].hi, k))
-				continue;
-			j = inside_slot(in, k);
-			if (scratch.stamp[j] != scratch.gen) {
-				scratch.stamp[j] = scratch.gen;
-				in->k[j] = k;
-				in->n[j] = 0;
-				in->nodes[j] = 0;
+	if (acc.n > acc.acap) {
+		acc.acap = acc.n * 2;
+		acc.active = xrealloc(acc.active, acc.acap * sizeof *acc.active);
+	}
+	for (i = 0; i < acc.n; i++) {
+		const struct contrib *c = &acc.c[i];
+		acc.e[2 * i] = (struct event){ c->sw, c->order, c->lo, 1, i };
+		acc.e[2 * i + 1] = (struct event){ c->sw, c->order, c->hi + 1, 0, i };
+	}
+	for (i = 1; i < ne && sorted; i++)
+		sorted = ev_cmp(&acc.e[i - 1], &acc.e[i]) <= 0;
+	if (!sorted)
+		qsort(acc.e, ne, sizeof *acc.e, ev_cmp);
+	for (i = 0; i < ne;) {
+		const struct event *e0 = &acc.e[i];
+		size_t j = i;
+		/* Every event at this position of this level, then the piece that starts here. */
+		while (j < ne && acc.e[j].sw == e0->sw && acc.e[j].order == e0->order && acc.e[j].pos == e0->pos) {
+			const struct event *e = &acc.e[j];
+			const struct contrib *c = &acc.c[e->i];
+			if (e->add) {
+				acc.active[nact++] = e->i;
+				for (k = 0; k < 4; k++)
+					sum[k] += c->v[k];
+			} else {
+				for (k = 0; k < nact; k++)
+					if (acc.active[k] == e->i) {
+						acc.active[k] = acc.active[--nact];
+						break;
+					}
+				for (k = 0; k < 4; k++)
+					sum[k] -= c->v[k];
 			}
-			in->k[j] = k;
-			in->n[j]++;
-			in->nodes[j] += sg[i].n;
+			j++;
 		}
+		if (nact == 0) {
+			for (k = 0; k < 4; k++)
+				sum[k] = 0; /* no drift from one level to the next */
+		} else {
+			/* The representative: the contribution covering it that sends the most. */
+			size_t best = acc.active[0];
+			for (k = 1; k < nact; k++)
+				if (acc.c[acc.active[k]].v[0] > acc.c[best].v[0])
+					best = acc.active[k];
+			fn(&acc.c[best], sum, ctx);
+		}
+		i = j;
 	}
 }
 
-static unsigned *inside_stamp(void)
-{
-	return scratch.stamp;
-}
+/* ---- ring and pairs: the hops that leave each component ------------------------------
+ * A ring visits a segment's nodes in order: inside the segment a hop leaves a component at
+ * each boundary between the blocks it crosses; the hop from the segment's last node to the
+ * next segment's first (the wrap, for the last) leaves unless that node is in the same
+ * component. Each hop carries the ring's rate (every channel), at the component's share of
+ * the rails. */
 
-static unsigned inside_gen(void)
-{
-	return scratch.gen;
-}
+struct ring_ctx {
+	const struct topo *t;
+	const struct route_in *in;
+	struct route_out *o;
+	double conc;
+	bool pairs;
+};
 
-static bool inside_all(const struct inside *in, struct ckey k, int ns)
+static void ring_piece(const struct contrib *rep, const double *sum, void *vctx)
 {
-	size_t j = inside_slot(in, k);
-	return scratch.stamp[j] == scratch.gen && in->n[j] == ns;
-}
-
-static long inside_nodes(const struct inside *in, struct ckey k)
-{
-	size_t j = inside_slot(in, k);
-	return scratch.stamp[j] == scratch.gen ? in->nodes[j] : 0;
-}
-
-static void inside_free(struct inside *in)
-{
-	(void)in; /* scratch memory: kept for the next call */
-}
-
-/* Components at level lv a segment's nodes visit (node blocks), and the most communicator
- * nodes one of them holds. */
-static long seg_blocks(const struct seg *s, const struct topo_plane *p, int lv, long step, long *most)
-{
-	const struct topo_level *l = &p->level[lv];
-	long x0 = topo_pos(s->g, p, s->lo), x1 = topo_pos(s->g, p, s->hi), b0, b1, per_block;
-	if (p->kind == PLANE_MESH || l->size >= TOPO_ALL) {
-		*most = s->n;
-		return 1;
+	struct ring_ctx *x = vctx;
+	const struct topo_ngroup *g = &x->t->ng[rep->gi];
+	const struct topo_level *l = &g->plane[rep->pi].level[rep->lv];
+	double demand = sum[0], frac = 1;
+	struct cap c;
+	if (x->in->placement == PLACE_RANDOM && !x->pairs) {
+		/* At random, a hop leaves an m-node component with probability (n - m)/(n - 1). */
+		long n = x->in->span.len;
+		double m = sum[3];
+		frac = n > 1 ? (n - m) / (n - 1.0) : 0;
+		if (frac <= 0)
+			return;
+		demand *= frac;
 	}
-	b0 = (x0 + l->shift) / l->size; /* positions are >= 0 after the shift */
-	b1 = (x1 + l->shift) / l->size;
-	per_block = ceil_l(l->size, (long)s->g->spn * step);
-	*most = per_block < s->n ? per_block : s->n;
-	if (l->modulus > 0) {
-		long blocks = b1 - b0 + 1, comps = blocks < l->modulus ? blocks : l->modulus;
-		/* An interleaved component holds every modulus-th block. */
-		*most = ceil_l(s->n, comps);
-		return comps;
+	if (demand <= 1e-12)
+		return;
+	if (l->uplinks <= 0) {
+		switch (rep->why) {
+		case UP_WRAP:
+			unroutable(x->o,
+				   "an odd number of nodes with NCCL_CROSS_NIC: the ring's wrap hop changes rail, and the rails of '%s' meet nowhere (set fabric.cross_nic false)",
+				   g->name);
+			break;
+		case UP_PAIR_RAIL:
+			unroutable(x->o,
+				   "without PXN a pair's GPUs use different rails, and the rails of '%s' meet nowhere (set fabric.pxn true)",
+				   g->name);
+			break;
+		default:
+			unroutable(x->o, "traffic from '%s' must leave the switches it reaches, and they have no uplinks", g->name);
+			break;
+		}
+		return;
 	}
-	return b1 - b0 + 1;
+	c = capacity(l, (long)ceil(sum[1] * frac - 1e-9), (long)ceil(sum[2] * frac - 1e-9), true);
+	take(x->t, x->o, demand, &c, rep->gi, rep->pi, rep->lv);
+	{
+		double per = x->conc * x->in->rate * (rep->block_nodes > 0 ? rep->block_nodes : 1);
+		double su = per > 0 ? demand / per : 0;
+		if (su > x->o->share_up[rep->lv])
+			x->o->share_up[rep->lv] = min_d(1, su);
+	}
+}
+
+/* Direct links of a ring hop (or a pair) between nodes of g and h: they carry every channel
+ * of the hop. Without them the hop needs a switch plane at both ends. */
+static void mesh_hop(const struct topo *t, const struct seg *a, const struct seg *b, double demand, struct route_out *o)
+{
+	double cap;
+	int links = topo_mesh_pair(a->g, b->g, &cap), k;
+	if (links > 0) {
+		struct cap c = direct_cap(cap);
+		if (a->g->nswitch && a->g->wired > 0) {
+			/* Beside switch planes, the direct links carry their ports' share. */
+			int mesh_ports = 0;
+			for (k = a->g->nswitch; k < a->g->nplanes; k++)
+				mesh_ports += a->g->plane[k].links;
+			demand *= min_d(1, (double)mesh_ports / a->g->wired);
+		}
+		k = mesh_plane(a->g, b->g);
+		take(t, o, demand, &c, a->gi, k >= 0 ? k : 0, 0);
+		return;
+	}
+	if (a->g->nswitch && b->g->nswitch)
+		return; /* the switches carry it */
+	if (a->g == b->g)
+		unroutable(o, "the servers of '%s' are not linked to each other (a mesh links only the groups it names)",
+			   a->g->name);
+	else
+		unroutable(o, "'%s' and '%s' are not linked: no mesh between them, no switch both reach", a->g->name,
+			   b->g->name);
 }
 
 static void eval_ring(const struct topo *t, const struct route_in *in, struct route_out *o, bool pairs)
 {
 	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
 	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
-	long k, step = in->span.step > 0 ? in->span.step : 1;
-	int maxp = 0, i;
+	long k, step = in->span.step > 0 ? in->span.step : 1, D = in->distance > 0 ? in->distance : 1;
+	int maxp = max_switch_planes(t), i;
 	double conc = in->concurrent > 0 ? in->concurrent : 1;
 	bool odd_wrap = !pairs && in->cross_rail && in->span.len > 2 && in->span.len % 2 == 1;
-	bool cross = pairs ? in->pair_cross_rail : odd_wrap;
-	for (i = 0; i < t->nplaced; i++)
-		if (t->ng[t->order[i]].nplanes > maxp)
-			maxp = t->ng[t->order[i]].nplanes;
+	struct ring_ctx x = { t, in, o, conc, pairs };
 	for (k = 0; k < in->span.count; k++) {
 		int ns = segments(t, &in->span, k, sg, maxseg), pi;
-		if (ns == 0 || in->span.len < 2)
+		if (ns == 0 || in->span.len < 2 || no_network(sg, ns, o))
 			continue;
-		for (pi = 0; pi < maxp; pi++) {
-			struct inside ins;
-			inside_build(&ins, sg, ns, pi);
+		acc_reset();
+		for (pi = 0; pi < maxp; pi++)
 			for (i = 0; i < ns; i++) {
-				const struct seg *s = &sg[i];
-				const struct topo_plane *p = plane_of(s->g, pi);
+				const struct seg *s = &sg[i], *nx = &sg[(i + 1) % ns];
+				const struct topo_ngroup *g = s->g;
+				const struct topo_plane *p = plane_of(g, pi), *pn = plane_of(nx->g, pi);
+				bool last = i == ns - 1, exits = !(pairs && last && !in->pair_wrap);
+				long d = step * g->spn, x0, x1;
 				int lv;
 				if (!p)
 					continue;
-				if (p->kind == PLANE_MESH) {
-					/* A direct link between the two nodes carries every channel's hop. */
-					struct topo_level ml = p->level[0];
-					struct cap c;
-					long per_pair = p->links / (p->mesh_peers > 0 ? p->mesh_peers : 1);
-					ml.uplinks = (int)(per_pair > 0 ? per_pair : 1);
-					ml.link_GBps = p->gbps / 8.0;
-					ml.switches = 1;
-					ml.hash = HASH_NONE;
-					c = capacity(&ml, 1, 1, true);
-					take(o, conc * in->rate, &c, s->gi, pi, 0);
-					continue;
-				}
+				x0 = topo_pos(g, p, s->lo);
+				x1 = topo_pos(g, p, s->hi);
 				for (lv = 0; lv < p->nlevels; lv++) {
 					const struct topo_level *l = &p->level[lv];
-					struct ckey kf = key_at(s->g, p, lv, s->lo);
-					long most, blocks = seg_blocks(s, p, lv, step, &most);
-					bool leaves = blocks > 1 || !inside_all(&ins, kf, ns);
-					bool rails_apart = l->rails < p->links || p->links < s->g->wired;
-					long block_nodes = l->size >= TOPO_ALL ? in->span.len : ceil_l(l->size, s->g->spn);
-					double runs, share, demand;
-					long flows, dests;
-					struct cap c;
-					if (!leaves && !(cross && rails_apart))
-						continue;
-					/* Hops leaving one component: one per ring (or pair chain) that enters
-					 * and leaves it; pairs further apart than a block leave from every node;
-					 * interleaved components are entered once per block; at random, a hop
-					 * leaves with probability (n - m)/(n - 1). */
-					if (in->placement == PLACE_RANDOM && l->size < TOPO_ALL)
-						runs = (double)most * (in->span.len - most) / (in->span.len - 1.0);
-					else if (pairs && in->distance > 1)
-						runs = in->distance * step >= block_nodes ? (double)most : (double)in->distance;
-					else if (l->modulus > 0)
-						runs = (double)most;
-					else
-						runs = 1;
-					/* Communicators interleaved node by node (a rank's peers a whole number of
-					 * nodes apart): each family with nodes in the component leaves it. */
+					bool single = l->size >= TOPO_ALL;
+					bool rails_apart = l->rails < p->links || p->links < g->wired;
+					long block_nodes = single ? in->span.len : ceil_l(l->size, g->spn);
+					long most = single ? s->n : ceil_l(l->size, d);
+					double share, hops = 1;
+					struct contrib proto, *pr = &proto;
+					long trays, tr;
+					int m;
+					if (most > s->n)
+						most = s->n;
+					share = pairs ? 1.0
+						      : rail_share(in->channels * (int)conc, l->rails * g->spn, g->wired * g->spn);
+					memset(pr, 0, sizeof *pr);
+					pr->sw = l->sw;
+					pr->order = l->order;
+					pr->gi = s->gi;
+					pr->pi = (int)(p - g->plane);
+					pr->lv = lv;
+					pr->why = UP_LEAVE;
+					pr->block_nodes = most;
+					pr->G = topo_rail_groups(l);
+					pr->v[0] = conc * in->rate * share;
+					pr->v[1] = (pairs ? conc * in->p2p_channels : ceil(in->channels * conc * in->runtime * share)) *
+						   t->qps;
+					pr->v[2] = pairs ? conc : (double)l->rails * g->spn;
+					/* Communicators interleaved node by node (a rank's peers a whole number
+					 * of nodes apart): each family with nodes in the component leaves it. */
 					if (in->span.stride > 0 && in->span.stride < step) {
 						long fam = step / in->span.stride;
-						runs *= (double)(fam < block_nodes ? fam : block_nodes);
+						double f = (double)(fam < block_nodes ? fam : block_nodes);
+						pr->v[0] *= f;
+						pr->v[1] *= f;
+						pr->v[2] *= f;
 					}
-					if (runs <= 0)
-						continue;
-					share = pairs ? 1.0
-						      : rail_share(in->channels * (int)conc, l->rails * s->g->spn,
-								   s->g->wired * s->g->spn);
-					demand = runs * conc * in->rate * share;
-					flows = (long)ceil(runs * (pairs ? conc * in->p2p_channels
-									 : ceil(in->channels * conc * in->runtime * share)) *
-							   t->qps);
-					dests = (long)ceil(runs * (pairs ? conc : l->rails * s->g->spn));
-					if (l->uplinks <= 0) {
-						if (leaves)
-							unroutable(o, "traffic must leave '%s', which has no uplinks%s",
-								   s->g->name, "");
-						else
-							unroutable(o,
-								   "an odd number of nodes with NCCL_CROSS_NIC: the ring's wrap hop changes rail, and the rails of '%s' meet nowhere%s",
-								   s->g->name, " (set fabric.cross_nic false)");
-						continue;
-					}
-					c = capacity(l, flows, dests, true);
-					take(o, demand, &c, s->gi, pi, lv);
-					{
-						double su = runs / (double)(most > 0 ? most : 1) * share;
-						if (su > o->share_up[lv])
-							o->share_up[lv] = min_d(1, su);
+					/* Pairs further apart than one node: the last D nodes of a block send
+					 * out of it. */
+					if (pairs && D > 1)
+						hops = (double)(D < most ? D : most);
+					trays = trays_at(g, p, l);
+					for (m = 0; m < 4; m++)
+						pr->v[m] /= (double)trays;
+					for (tr = 0; tr < trays; tr++) {
+						long y0 = x0 + tr, y1 = x1 + tr;
+						if (in->placement == PLACE_RANDOM && !pairs) {
+							/* Every node of the component: its hop leaves at random. */
+							pr->v[3] = 1.0 / trays;
+							topo_runs(l, y0, d, s->n, acc_run, pr);
+							continue;
+						}
+						if (pairs && in->pair_cross_rail && rails_apart) {
+							/* Without PXN a pair's GPUs sit on different rails: every
+							 * pair leaves its rail component. */
+							pr->why = UP_PAIR_RAIL;
+							topo_runs(l, y0, d, exits ? s->n : s->n - 1, acc_run, pr);
+							continue;
+						}
+						if (!single && s->n > 1) {
+							long B0 = floordiv(y0 + l->shift, l->size), B1 = floordiv(y1 + l->shift, l->size);
+							struct contrib inner = *pr;
+							for (m = 0; m < 3; m++)
+								inner.v[m] *= hops;
+							if (d >= l->size) {
+								/* Nodes a block or more apart: every hop inside the
+								 * segment leaves its node's block. */
+								topo_runs(l, y0, d, s->n - 1, acc_run, &inner);
+							} else if (B1 > B0) {
+								/* Consecutive blocks: one hop out of each but the last
+								 * (count blocks, one position each). */
+								topo_runs(l, B0 * l->size - l->shift, l->size, B1 - B0, acc_run, &inner);
+							}
+						}
+						if (exits) {
+							long here = topo_comp_rail(l, y1, 0), there;
+							bool stays = pn && comp_at(nx->g, pn, nx->lo, tr, l->sw, l->order, &there) &&
+								     there == here;
+							if (!stays) {
+								pr->why = UP_LEAVE;
+								acc_add(pr, here, here + pr->G - 1, hops);
+							} else if (odd_wrap && last && rails_apart) {
+								pr->why = UP_WRAP;
+								acc_add(pr, here, here + pr->G - 1, 1);
+							}
+						}
 					}
 				}
 			}
-			inside_free(&ins);
+		acc_sweep(ring_piece, &x);
+		/* Direct links: each hop of a mesh over the links of its pair. */
+		for (i = 0; i < ns; i++) {
+			const struct seg *s = &sg[i], *nx = &sg[(i + 1) % ns];
+			bool last = i == ns - 1, exits = !(pairs && last && !in->pair_wrap);
+			if (s->g->nplanes == s->g->nswitch && s->g->nswitch)
+				continue;
+			if (s->n >= 2)
+				mesh_hop(t, s, s, conc * in->rate, o);
+			if (exits && (nx != s || s->n < 2))
+				mesh_hop(t, s, nx, conc * in->rate, o);
+		}
+		for (i = 0; i < ns; i++) {
+			/* A switch-only group next to a mesh-only one. */
+			const struct seg *s = &sg[i], *nx = &sg[(i + 1) % ns];
+			if (s->g->nswitch && !nx->g->nswitch && nx != s)
+				mesh_hop(t, s, nx, conc * in->rate, o);
 		}
 	}
 	free(sg);
@@ -474,90 +678,120 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 
 /* ---- alltoall: uniform destinations -------------------------------------------------- */
 
+struct a2a_ctx {
+	const struct topo *t;
+	const struct route_in *in;
+	struct route_out *o;
+};
+
+static void a2a_piece(const struct contrib *rep, const double *sum, void *vctx)
+{
+	struct a2a_ctx *x = vctx;
+	const struct route_in *in = x->in;
+	const struct topo_ngroup *g = &x->t->ng[rep->gi];
+	const struct topo_plane *p = &g->plane[rep->pi];
+	const struct topo_level *l = &p->level[rep->lv];
+	long n = in->span.len;
+	double m = sum[3], inside, share_out, demand, gp = in->gpus > 0 ? in->gpus : 1;
+	int wired = g->wired > 0 ? g->wired : 1;
+	long flows, dests;
+	struct cap c;
+	/* Share of a port's bytes that leave the component: PXN keeps each byte on its
+	 * destination's rail; without it a byte for another rail leaves a rail component even
+	 * when both nodes are in it. */
+	inside = n > 1 ? (m - 1) / (n - 1) : 1;
+	if (inside < 0)
+		inside = 0;
+	if (!in->pxn && l->rails < wired)
+		inside *= (double)l->rails / wired;
+	share_out = 1 - inside;
+	if (share_out <= 1e-12)
+		return;
+	demand = sum[0] * share_out;
+	if (demand <= 1e-12)
+		return;
+	if (l->uplinks <= 0) {
+		unroutable(x->o, "alltoall traffic must leave '%s'%s, and there is no path up", g->name,
+			   in->pxn ? "" : " (without PXN it changes rail)");
+		return;
+	}
+	flows = (long)min_d(1e15, sum[1] * (n - m) * gp);
+	dests = (long)min_d(1e15, (n - m > 0 ? n - m : 1) * (double)l->rails * g->spn);
+	c = capacity(l, flows, dests, false);
+	take(x->t, x->o, demand, &c, rep->gi, rep->pi, rep->lv);
+	if (share_out > x->o->share_up[rep->lv])
+		x->o->share_up[rep->lv] = share_out;
+}
+
 static void eval_alltoall(const struct topo *t, const struct route_in *in, struct route_out *o)
 {
 	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
 	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
 	long k, step = in->span.step > 0 ? in->span.step : 1, n = in->span.len;
-	int maxp = 0, i;
-	double conc = in->concurrent > 0 ? in->concurrent : 1;
-	for (i = 0; i < t->nplaced; i++)
-		if (t->ng[t->order[i]].nplanes > maxp)
-			maxp = t->ng[t->order[i]].nplanes;
+	int maxp = max_switch_planes(t), i, j;
+	double conc = in->concurrent > 0 ? in->concurrent : 1, gp = in->gpus > 0 ? in->gpus : 1;
+	struct a2a_ctx x = { t, in, o };
 	if (n < 2) {
 		free(sg);
 		return;
 	}
 	for (k = 0; k < in->span.count; k++) {
 		int ns = segments(t, &in->span, k, sg, maxseg), pi;
-		for (pi = 0; pi < maxp; pi++) {
-			struct inside ins;
-			inside_build(&ins, sg, ns, pi);
+		if (ns == 0 || no_network(sg, ns, o))
+			continue;
+		acc_reset();
+		for (pi = 0; pi < maxp; pi++)
 			for (i = 0; i < ns; i++) {
 				const struct seg *s = &sg[i];
 				const struct topo_plane *p = plane_of(s->g, pi);
-				int lv;
+				int lv, wired = s->g->wired > 0 ? s->g->wired : 1;
 				if (!p)
 					continue;
 				for (lv = 0; lv < p->nlevels; lv++) {
 					const struct topo_level *l = &p->level[lv];
-					struct ckey kf = key_at(s->g, p, lv, s->lo);
-					long most, blocks = seg_blocks(s, p, lv, step, &most);
-					double m, inside, share_out, railf, demand, peers;
-					long flows, dests;
-					struct cap c;
-					int wired = s->g->wired > 0 ? s->g->wired : 1;
-					/* Communicator nodes in the busiest component: a block, or all the
-					 * segments that lie wholly in the first segment's component. */
-					m = (double)most;
-					if (blocks == 1 && (double)inside_nodes(&ins, kf) > m)
-						m = (double)inside_nodes(&ins, kf);
-					railf = (double)l->rails / p->links * ((double)p->links / wired);
-					if (railf > 1)
-						railf = 1;
-					/* Share of a port's bytes that leave the component: PXN keeps each byte
-					 * on its destination's rail; without it a byte for another rail leaves
-					 * a rail component even when both nodes are in it. */
-					inside = (m - 1) / (n - 1);
-					if (!in->pxn && l->rails < wired && p->kind == PLANE_SWITCH)
-						inside *= (double)l->rails / wired;
-					share_out = 1 - inside;
-					if (share_out <= 1e-12)
-						continue;
-					demand = m * conc * in->rate * railf * share_out;
+					struct contrib proto, *pr = &proto;
+					double railf = min_d(1, (double)l->rails / wired);
+					long trays, tr;
+					int m;
+					memset(pr, 0, sizeof *pr);
+					pr->sw = l->sw;
+					pr->order = l->order;
+					pr->gi = s->gi;
+					pr->pi = (int)(p - s->g->plane);
+					pr->lv = lv;
+					pr->why = UP_A2A;
+					pr->G = topo_rail_groups(l);
+					/* Per node of the component: its network bytes at this plane's share,
+					 * its queue pairs (times the peers outside, in the piece), one node. */
+					pr->v[0] = conc * in->rate * railf;
 					if (in->span.stride > 0 && in->span.stride < step)
-						demand *= (double)(step / in->span.stride); /* interleaved families */
-					peers = (n - m) * (in->gpus > 0 ? in->gpus : 1);
-					flows = (long)min_d(1e15, m * conc * (in->gpus > 0 ? in->gpus : 1) * railf * peers *
-									(in->p2p_channels > 0 ? in->p2p_channels : 1) * t->qps);
-					dests = (long)min_d(1e15, (n - m) * l->rails * s->g->spn);
-					if (p->kind == PLANE_MESH) {
-						/* Each peer over its own pair links. */
-						struct topo_level ml = *l;
-						double per_peer = in->rate / (n - 1) * conc;
-						ml.uplinks = p->links / (p->mesh_peers > 0 ? (int)p->mesh_peers : 1);
-						if (ml.uplinks < 1)
-							ml.uplinks = 1;
-						ml.link_GBps = p->gbps / 8.0;
-						ml.switches = 1;
-						ml.hash = HASH_NONE;
-						c = capacity(&ml, 1, 1, true);
-						take(o, per_peer, &c, s->gi, pi, lv);
-						continue;
-					}
-					if (l->uplinks <= 0) {
-						unroutable(o, "alltoall traffic must leave '%s'%s, and there is no path up",
-							   s->g->name, in->pxn ? "" : " (without PXN it changes rail)");
-						continue;
-					}
-					c = capacity(l, flows, dests, false);
-					take(o, demand, &c, s->gi, pi, lv);
-					if (share_out > o->share_up[lv])
-						o->share_up[lv] = share_out;
+						pr->v[0] *= (double)(step / in->span.stride); /* interleaved families */
+					pr->v[1] = conc * gp * railf * (in->p2p_channels > 0 ? in->p2p_channels : 1) * t->qps;
+					pr->v[3] = 1;
+					trays = trays_at(s->g, p, l);
+					for (m = 0; m < 4; m++)
+						pr->v[m] /= (double)trays;
+					for (tr = 0; tr < trays; tr++)
+						topo_runs(l, topo_pos(s->g, p, s->lo) + tr, step * s->g->spn, s->n, acc_run, pr);
 				}
 			}
-			inside_free(&ins);
+		acc_sweep(a2a_piece, &x);
+		/* Direct links: each peer's share over the links of its pair. */
+		for (i = 0; i < ns; i++) {
+			const struct seg *s = &sg[i];
+			if (s->g->nplanes == s->g->nswitch)
+				continue;
+			for (j = 0; j < ns; j++) {
+				const struct seg *h = &sg[j];
+				if (j == i && s->n < 2)
+					continue;
+				mesh_hop(t, s, h, in->rate / (n - 1) * conc, o);
+			}
 		}
+		for (i = 0; i < ns; i++)
+			for (j = 0; j < ns; j++)
+				if (sg[i].g->nswitch && !sg[j].g->nswitch && sg[j].g->nplanes)
+					mesh_hop(t, &sg[i], &sg[j], in->rate / (n - 1) * conc, o);
 	}
 	free(sg);
 }
@@ -565,8 +799,7 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 /* ---- trees: the exact count of crossing edges, cached per layout ------------------------ */
 
 struct comp_count {
-	int sw;
-	long b;
+	struct ckey k;
 	long count;
 	bool used;
 };
@@ -586,13 +819,12 @@ static uint64_t mix(uint64_t h)
 
 static struct comp_count *hmap_get(struct hmap *m, struct ckey k)
 {
-	size_t i = (size_t)(mix((uint64_t)(k.sw + 7) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)k.b) % m->cap);
-	while (m->v[i].used && !(m->v[i].sw == k.sw && m->v[i].b == k.b))
+	size_t i = (size_t)(mix(((uint64_t)(k.sw + 7) * 0x9e3779b97f4a7c15ULL + (uint64_t)k.order) ^ (uint64_t)k.b) % m->cap);
+	while (m->v[i].used && !key_eq(m->v[i].k, k))
 		i = (i + 1) % m->cap;
 	if (!m->v[i].used) {
 		m->v[i].used = true;
-		m->v[i].sw = k.sw;
-		m->v[i].b = k.b;
+		m->v[i].k = k;
 		m->v[i].count = 0;
 	}
 	return &m->v[i];
@@ -600,11 +832,13 @@ static struct comp_count *hmap_get(struct hmap *m, struct ckey k)
 
 /* The crossing-edge table of one layout: for each (node group, plane, level) the most
  * crossing tree edges (both trees) touching one component, and for meshes the most tree
- * edges on one pair. */
+ * edges on one pair (at the group's mesh plane to the pair's other group). */
 struct tree_table {
 	uint64_t key;
 	int nng;
 	long *most;   /* [ng][plane][level] */
+	bool unlinked; /* a tree edge between nodes no mesh and no switch plane joins */
+	char why[160];
 	bool valid;
 };
 
@@ -646,13 +880,15 @@ static long *most_at(const struct tree_table *tt, int gi, int pi, int lv)
 static void count_trees(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
 {
 	long n = s->len, k, x, step = s->step > 0 ? s->step : 1;
-	int pi, lv, tree, maxp = 0, i;
+	int pi, lv, tree, maxp = max_switch_planes(t);
+	bool meshes = false;
 	struct hmap m;
 	long *gloc = xcalloc((size_t)n, sizeof *gloc);
 	int *gidx = xcalloc((size_t)n, sizeof *gidx);
+	int i;
 	for (i = 0; i < t->nplaced; i++)
-		if (t->ng[t->order[i]].nplanes > maxp)
-			maxp = t->ng[t->order[i]].nplanes;
+		if (t->ng[t->order[i]].nplanes > t->ng[t->order[i]].nswitch)
+			meshes = true;
 	tt->nng = t->nng;
 	tt->most = xcalloc((size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS, sizeof *tt->most);
 	m.cap = (size_t)n * 2 + 16;
@@ -688,7 +924,6 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 						long y = dtree_parent(n, tree, x);
 						const struct topo_ngroup *gx, *gy;
 						const struct topo_plane *px, *py;
-						struct ckey kx, ky;
 						if (y < 0 || gidx[x] < 0 || gidx[y] < 0)
 							continue;
 						gx = &t->ng[gidx[x]];
@@ -697,20 +932,13 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 						py = plane_of(gy, pi);
 						if (!px || !py)
 							continue;
-						if (px->kind == PLANE_MESH) {
-							/* Edges on one direct pair: key the pair by its lower node. */
-							struct ckey pk = { -1, (x < y ? x : y) * n + (x < y ? y : x) };
-							if (lv == 0)
-								hmap_get(&m, pk)->count++;
-							continue;
-						}
 						if (lv < px->nlevels) {
-							kx = key_at(gx, px, lv, gloc[x]);
+							struct ckey kx = key_at(gx, px, lv, gloc[x]);
 							if (!on_chain(gy, py, gloc[y], kx))
 								hmap_get(&m, kx)->count++;
 						}
 						if (lv < py->nlevels) {
-							ky = key_at(gy, py, lv, gloc[y]);
+							struct ckey ky = key_at(gy, py, lv, gloc[y]);
 							if (!on_chain(gx, px, gloc[x], ky))
 								hmap_get(&m, ky)->count++;
 						}
@@ -725,29 +953,70 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 						continue;
 					g = &t->ng[gidx[x]];
 					p = plane_of(g, pi);
-					if (!p)
+					if (!p || lv >= p->nlevels)
 						continue;
-					mo = most_at(tt, gidx[x], pi, lv);
-					if (p->kind == PLANE_MESH) {
-						long y;
-						if (lv)
-							continue;
-						for (tree = 0; tree < 2; tree++) {
-							struct ckey pk;
-							y = dtree_parent(n, tree, x);
-							if (y < 0)
-								continue;
-							pk.sw = -1;
-							pk.b = (x < y ? x : y) * n + (x < y ? y : x);
-							cc = hmap_get(&m, pk);
-							if (cc->count > *mo)
-								*mo = cc->count;
-						}
-						continue;
-					}
-					if (lv >= p->nlevels)
-						continue;
+					mo = most_at(tt, gidx[x], (int)(p - g->plane), lv);
 					cc = hmap_get(&m, key_at(g, p, lv, gloc[x]));
+					if (cc->count > *mo)
+						*mo = cc->count;
+				}
+			}
+		if (!meshes)
+			continue;
+		/* Direct links: the tree edges on each linked pair, keyed by the pair's nodes. */
+		memset(m.v, 0, m.cap * sizeof *m.v);
+		for (tree = 0; tree < 2; tree++)
+			for (x = 0; x < n; x++) {
+				long y = dtree_parent(n, tree, x);
+				const struct topo_ngroup *gx, *gy;
+				struct ckey pk;
+				if (y < 0 || gidx[x] < 0 || gidx[y] < 0)
+					continue;
+				gx = &t->ng[gidx[x]];
+				gy = &t->ng[gidx[y]];
+				if (topo_mesh_pair(gx, gy, NULL) <= 0) {
+					if ((!gx->nswitch || !gy->nswitch) && !tt->unlinked) {
+						tt->unlinked = true;
+						if (gx == gy)
+							snprintf(tt->why, sizeof tt->why,
+								 "tree edges join servers of '%s' that are not linked to each other", gx->name);
+						else
+							snprintf(tt->why, sizeof tt->why,
+								 "tree edges join '%s' and '%s', which are not linked", gx->name, gy->name);
+					}
+					continue;
+				}
+				pk.sw = -1;
+				pk.order = 0;
+				pk.b = (x < y ? x : y) * n + (x < y ? y : x);
+				hmap_get(&m, pk)->count++;
+			}
+		for (tree = 0; tree < 2; tree++)
+			for (x = 0; x < n; x++) {
+				long y = dtree_parent(n, tree, x);
+				const struct topo_ngroup *g;
+				struct ckey pk;
+				struct comp_count *cc;
+				int mp;
+				long *mo;
+				if (y < 0 || gidx[x] < 0 || gidx[y] < 0)
+					continue;
+				g = &t->ng[gidx[x]];
+				mp = mesh_plane(g, &t->ng[gidx[y]]);
+				if (mp < 0)
+					continue;
+				pk.sw = -1;
+				pk.order = 0;
+				pk.b = (x < y ? x : y) * n + (x < y ? y : x);
+				cc = hmap_get(&m, pk);
+				mo = most_at(tt, gidx[x], mp, 0);
+				if (cc->count > *mo)
+					*mo = cc->count;
+				/* The parent's side: its plane to the child's group. */
+				g = &t->ng[gidx[y]];
+				mp = mesh_plane(g, &t->ng[gidx[x]]);
+				if (mp >= 0) {
+					mo = most_at(tt, gidx[y], mp, 0);
 					if (cc->count > *mo)
 						*mo = cc->count;
 				}
@@ -784,7 +1053,24 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 	long n = in->span.len;
 	if (n < 2)
 		return;
+	{
+		/* A group without a bundle in the tree. */
+		int maxseg = t->nplaced > 0 ? t->nplaced : 1, ns;
+		struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
+		long k;
+		for (k = 0; k < in->span.count && !o->unroutable; k++) {
+			ns = segments(t, &in->span, k, sg, maxseg);
+			no_network(sg, ns, o);
+		}
+		free(sg);
+		if (o->unroutable)
+			return;
+	}
 	tt = tree_table(t, &in->span, placement);
+	if (tt->unlinked) {
+		unroutable(o, "%s", tt->why);
+		return;
+	}
 	for (i = 0; i < t->nplaced; i++) {
 		int gi = t->order[i];
 		const struct topo_ngroup *g = &t->ng[gi];
@@ -798,7 +1084,27 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 				double share, demand, per_edge;
 				long flows;
 				struct cap c;
-				if (placement == PLACE_RANDOM && p->kind == PLANE_SWITCH && l->size < TOPO_ALL) {
+				if (p->kind == PLANE_MESH) {
+					/* Each edge on a direct pair carries B/4 a direction over its links. */
+					double cap;
+					int k, mesh_ports = 0;
+					if (lv || E <= 0)
+						continue;
+					for (k = 0; k < t->nng && t->ng[k].server != p->leaf; k++)
+						;
+					if (k == t->nng || topo_mesh_pair(g, &t->ng[k], &cap) <= 0)
+						continue;
+					c = direct_cap(cap);
+					demand = E * conc * in->rate / 4;
+					if (g->nswitch && g->wired > 0) {
+						for (k = g->nswitch; k < g->nplanes; k++)
+							mesh_ports += g->plane[k].links;
+						demand *= min_d(1, (double)mesh_ports / g->wired);
+					}
+					take(t, o, demand, &c, gi, pi, lv);
+					continue;
+				}
+				if (placement == PLACE_RANDOM && l->size < TOPO_ALL) {
 					/* Random placement: an edge leaves an m-node component with probability
 					 * (n - m)/(n - 1); both trees give each node 4 edge ends on average. */
 					double mm = min_d((double)n, (double)l->size / g->spn);
@@ -812,24 +1118,12 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 				per_edge = in->rate / 4 * share;
 				demand = E * conc * per_edge;
 				flows = (long)ceil(E * ceil(in->channels * conc * in->runtime / 2.0 * share) * t->qps);
-				if (p->kind == PLANE_MESH) {
-					struct topo_level ml = *l;
-					ml.uplinks = p->links / (p->mesh_peers > 0 ? (int)p->mesh_peers : 1);
-					if (ml.uplinks < 1)
-						ml.uplinks = 1;
-					ml.link_GBps = p->gbps / 8.0;
-					ml.switches = 1;
-					ml.hash = HASH_NONE;
-					c = capacity(&ml, flows, E, true);
-					take(o, E * conc * in->rate / 4, &c, gi, pi, lv);
-					continue;
-				}
 				if (l->uplinks <= 0) {
-					unroutable(o, "tree edges must leave '%s'%s, and there is no path up", g->name, "");
+					unroutable(o, "tree edges must leave '%s', and there is no path up", g->name);
 					continue;
 				}
 				c = capacity(l, flows, E * l->rails * g->spn, false);
-				take(o, demand, &c, gi, pi, lv);
+				take(t, o, demand, &c, gi, pi, lv);
 				{
 					double m = l->size >= TOPO_ALL ? (double)n : min_d((double)n, (double)l->size / g->spn);
 					double su = E / (4.0 * (m > 0 ? m : 1)) * share;
@@ -848,8 +1142,14 @@ void route_eval(const struct topo *t, const struct route_in *in, struct route_ou
 	memset(o, 0, sizeof *o);
 	o->factor = 1;
 	o->ng = o->plane = o->level = -1;
-	if (in->span.len < 2 || in->rate <= 0 || in->kind == TK_INNETWORK || !t->nng)
+	if (in->span.len < 2 || in->kind == TK_INNETWORK || !t->nng)
 		return;
+	if (in->rate <= 0) {
+		/* Point-to-point traffic planned at nothing: a node without a network port. */
+		if (in->kind == TK_ALLTOALL || in->kind == TK_PAIRS)
+			unroutable(o, "a node of the job has no network port");
+		return;
+	}
 	switch (in->kind) {
 	case TK_RING:
 		eval_ring(t, in, o, false);

@@ -5,10 +5,13 @@
  * NICs). Output: the share of that rate the switches deliver, and which resource binds.
  *
  * The traffic follows the algorithm's own graph over node indices (fabric-physics.md 2-3):
- *   ring      node i -> i+1 (mod n), every channel; each component at level t that the ring
- *             enters and leaves once sends one hop per channel up (collective-model.md 6.3,
- *             fabric-physics.md 2.2); channels spread round-robin over the node's ports, so
- *             a rail component carries its rails' share. With NCCL_CROSS_NIC and an odd node
+ *   ring      node i -> i+1 (mod n), every channel; a component sends one hop per channel
+ *             up for every run of consecutive ring nodes it holds (fabric-physics.md 2.2):
+ *             the hops are counted over every segment of the communicator and summed per
+ *             component, whichever groups fill it, so wiring order against rank order costs
+ *             hops; channels spread round-robin over the node's ports, so a rail component
+ *             carries its rails' share, and the trays of an NVLink domain that sit in
+ *             different components each send theirs. With NCCL_CROSS_NIC and an odd node
  *             count, the wrap hop changes rail and climbs to where rails join.
  *   tree      NCCL's double binary tree over node indices (ncclGetBtree: parent of r is
  *             (r ^ b) | 2b for b its lowest set bit, or r ^ b past the end; the second tree
@@ -16,8 +19,9 @@
  *             direction of the tree bus rate B = 2 x algbw, per rail share. The crossing
  *             edges touching a component are counted exactly (cached per layout).
  *   alltoall  uniform: each node's network bytes leave its component in the share of
- *             destinations outside it; without PXN, traffic to another rail leaves a rail
- *             component even inside one unit (fabric-physics.md 2.4).
+ *             destinations outside it, m the job's nodes the component holds (every group's);
+ *             without PXN, traffic to another rail leaves a rail component even inside one
+ *             unit (fabric-physics.md 2.4).
  *   pairs     node i -> i + d: nccl-tests' send/recv ring (d = 1) and pipeline stages; one
  *             NIC per pair (fabric-physics.md 3.2).
  * Demand on a component's uplinks is compared with their capacity (switches x uplinks x
@@ -26,8 +30,11 @@
  * crossing it (runtime connections x NCCL_IB_QPS_PER_CONNECTION); InfiniBand's static
  * tables give each destination port one uplink (D-mod-k: deterministic); adaptive routing
  * and spraying are fluid. Nothing is hashed on a server's own links: NCCL binds each
- * channel to one NIC. Direct (mesh) links carry the traffic of their pair only.
- * The cost depends on groups and levels, not on GPUs; only the tree count visits nodes,
+ * channel to one NIC. Direct (mesh) links carry the traffic of their pair only; a pair
+ * without them, and without a switch plane at both ends, has no path (servers do not
+ * forward). A node without a network port has no point-to-point.
+ * The cost depends on groups and levels, not on GPUs: per communicator, contributions per
+ * segment and level, summed over components in a sweep; only the tree count visits nodes,
  * once per layout (it is cached). */
 #ifndef NCF_ROUTE_H
 #define NCF_ROUTE_H

@@ -79,6 +79,9 @@ struct swinfo {                /* per switch group */
 	int up_bundle;              /* first bundle going up from it, -1 */
 	int nup_groups;             /* distinct groups its up bundles reach */
 	int peer_bundle;            /* a bundle to a group of its own tier (or itself), -1 */
+	long peer_links;            /* per switch: its links over every peer bundle */
+	double peer_GBps;           /* their capacity */
+	int peer_class;             /* switch groups joined by peer bundles: the least of them */
 	int protocol;
 	bool ar;                    /* adaptive routing capable */
 	bool known;
@@ -97,6 +100,7 @@ struct ctx {
 	int *from_first, *from_next; /* bundles of each server group (as `from`), in design order */
 	int *ng_of_server;          /* node group of each server group, -1 */
 	int nmesh;                  /* mesh bundles in the design */
+	int *sw_net;                /* network of each switch group: the least switch group it is joined to */
 	const struct design *d;
 	const struct catalog *cat;
 	struct topo *t;
@@ -287,9 +291,67 @@ static void resolve_bundles(struct ctx *c)
 			} else if (c->rb[s->up_bundle].ti != r->ti) {
 				s->nup_groups++;
 			}
-		} else if (s->peer_bundle < 0) {
-			s->peer_bundle = (int)i;
+		} else {
+			/* A peer bundle joins both of its ends: L links between every pair. */
+			struct swinfo *o = &c->sw[r->ti];
+			long far = r->ti == r->fi ? s->members - 1 : o->members, near = s->members;
+			if (s->peer_bundle < 0)
+				s->peer_bundle = (int)i;
+			if (o->peer_bundle < 0)
+				o->peer_bundle = (int)i;
+			if (far > 0) {
+				s->peer_links += r->links * far;
+				s->peer_GBps += r->links * far * r->gbps / 8.0;
+			}
+			if (r->ti != r->fi && near > 0) {
+				o->peer_links += r->links * near;
+				o->peer_GBps += r->links * near * r->gbps / 8.0;
+			}
 		}
+	}
+	/* Peer classes: switch groups joined by peer bundles, one component at the peer stage. */
+	for (i = 0; i < d->switches.n; i++)
+		c->sw[i].peer_class = (int)i;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct rbundle *r = &c->rb[i];
+		int a, b;
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
+			continue;
+		for (a = r->fi; c->sw[a].peer_class != a; a = c->sw[a].peer_class)
+			;
+		for (b = r->ti; c->sw[b].peer_class != b; b = c->sw[b].peer_class)
+			;
+		if (a != b)
+			c->sw[a > b ? a : b].peer_class = a < b ? a : b;
+	}
+	for (i = 0; i < d->switches.n; i++) {
+		int a = (int)i;
+		while (c->sw[a].peer_class != a)
+			a = c->sw[a].peer_class;
+		c->sw[i].peer_class = a;
+	}
+	/* Networks: switch groups joined by bundles (union-find; a plane's network is its
+	 * leaf's class). */
+	c->sw_net = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw_net);
+	for (i = 0; i < d->switches.n; i++)
+		c->sw_net[i] = (int)i;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct rbundle *r = &c->rb[i];
+		int a, b;
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH)
+			continue;
+		for (a = r->fi; c->sw_net[a] != a; a = c->sw_net[a])
+			;
+		for (b = r->ti; c->sw_net[b] != b; b = c->sw_net[b])
+			;
+		if (a != b)
+			c->sw_net[a > b ? a : b] = a < b ? a : b;
+	}
+	for (i = 0; i < d->switches.n; i++) {
+		int a = (int)i;
+		while (c->sw_net[a] != a)
+			a = c->sw_net[a];
+		c->sw_net[i] = a;
 	}
 }
 
@@ -389,93 +451,211 @@ static struct upmap up_classes(struct ctx *c, int bi)
 }
 
 /* Components at one level, over the leaf group's positions x and the plane's rails l:
- *   node block B(x) = floor((x + X.shift) / X.size) [mod X.modulus];
+ *   node block B(x) = base + floor((x + X.shift) / X.size) [mod X.modulus], or base alone
+ *   when X is one block (X.size TOPO_ALL);
  *   rail group g(l) = (l mod rail_mod) / rail_block, G = rail_mod / rail_block groups;
  *   component index ci = B*G + g, which also numbers the level's switches in blocks of mw:
- *   switch v belongs to component floor(v / mw). */
+ *   switch v of the level's group belongs to component floor(v / mw). The numbers are the
+ *   switch group's own, so planes of different node groups bundled into it agree. */
 struct lstate {
 	struct part X;
+	long base;
 	long G, rail_mod, rail_block, mw;
 };
 
+/* Everything joins: one component of `members` switches. */
 static void lstate_one(struct lstate *s, long L, long members)
 {
 	s->X = PART_ONE;
+	s->base = 0;
 	s->G = 1;
 	s->rail_mod = s->rail_block = L > 0 ? L : 1;
 	s->mw = members > 0 ? members : 1;
 }
 
-/* Join the components of state s (over switches numbered v, at offset off in the upper
- * group) by the classes u of their up bundle. False: a shape the engine does not compute. */
-static bool lstate_join(struct lstate *s, const struct upmap *u, long off, long L, long upper_members)
+/* Every rail group of a block joins. */
+static void lstate_rails_join(struct lstate *s)
 {
-	if (u->kind == 0 || s->X.size >= TOPO_ALL) {
+	s->G = 1;
+	s->rail_block = s->rail_mod;
+}
+
+/* A partition with one block over the D positions of the leaf group is the one component
+ * (a block as wide as the group and "all" give the same numbers). */
+static void lstate_norm(struct lstate *s, long D)
+{
+	long b0, b1;
+	if (s->X.size >= TOPO_ALL)
+		return;
+	if (D < 1)
+		D = 1;
+	if (s->X.modulus == 1) {
+		s->X = PART_ONE;
+		return;
+	}
+	b0 = floordiv(s->X.shift, s->X.size);
+	b1 = floordiv(D - 1 + s->X.shift, s->X.size);
+	if (b0 == b1) {
+		s->base += part_id(&s->X, 0);
+		s->X = PART_ONE;
+	}
+}
+
+/* ci' = ci + sh: the components keep apart, numbered in the upper group. */
+static bool join_shift(struct lstate *s, long sh)
+{
+	if (sh % s->G)
+		return false;
+	s->base += sh / s->G;
+	return true;
+}
+
+/* ci' = floor((ci + sh) / f): f consecutive components join. */
+static bool join_div(struct lstate *s, long sh, long f)
+{
+	long c0, fb;
+	if (f <= 1)
+		return join_shift(s, sh);
+	if (sh % s->G)
+		return false;
+	c0 = s->base + sh / s->G;
+	if (s->G % f == 0) {
+		/* Rail groups join f at a time inside each block. */
+		s->G /= f;
+		s->rail_block *= f;
+		s->base = c0;
+		return true;
+	}
+	if (f % s->G)
+		return false;
+	/* Every rail of a block joins; blocks join fb at a time. */
+	fb = f / s->G;
+	lstate_rails_join(s);
+	if (s->X.size >= TOPO_ALL) {
+		s->base = floordiv(c0, fb);
+		return true;
+	}
+	if (!s->X.modulus) {
+		if (s->X.size > LONG_MAX / 4 / fb)
+			return false;
+		s->X.shift += c0 * s->X.size;
+		s->X.size *= fb;
+		s->base = 0;
+		return true;
+	}
+	/* Interleaved blocks (residues r of M, numbered c0 + r) taken fb at a time. */
+	if (floordiv(c0, fb) == floordiv(c0 + s->X.modulus - 1, fb)) {
+		s->X = PART_ONE;
+		s->base = floordiv(c0, fb);
+		return true;
+	}
+	if (s->X.modulus % fb || c0 % fb || s->X.size > LONG_MAX / 4 / fb)
+		return false;
+	s->X.size *= fb;
+	s->X.modulus /= fb;
+	s->base = c0 / fb;
+	return true;
+}
+
+/* ci' = (ci + sh) mod R: components R apart join (interleaved wiring above). */
+static bool join_mod(struct lstate *s, long sh, long R)
+{
+	if (R <= 1) {
+		s->X = PART_ONE;
+		s->base = 0;
+		lstate_rails_join(s);
+		return true;
+	}
+	if (R % s->G == 0 && sh % s->G == 0) {
+		long Rb = R / s->G, c0 = s->base + sh / s->G;
+		if (s->X.size >= TOPO_ALL) {
+			s->base = c0 % Rb;
+			return true;
+		}
+		if (!s->X.modulus || s->X.modulus % Rb == 0) {
+			s->X.shift += c0 * s->X.size;
+			s->X.modulus = Rb;
+			s->base = 0;
+			return true;
+		}
+		if (c0 % Rb + s->X.modulus <= Rb) {
+			/* The residues fit below R without wrapping: they keep their numbers. */
+			s->base = c0 % Rb;
+			return true;
+		}
+		return false;
+	}
+	if (s->G % R == 0 && sh % R == 0) {
+		/* Fewer classes than rail groups: rail groups R apart join, every block joins. */
+		s->rail_mod = s->rail_block * R;
+		s->G = R;
+		s->X = PART_ONE;
+		s->base = 0;
+		return true;
+	}
+	return false;
+}
+
+/* Join the components of state s (over the `lower` switches of its group, numbered v, at
+ * offset off in the upper group) by the classes u of their up bundle. False: a shape the
+ * engine does not compute. */
+static bool lstate_join(struct lstate *s, const struct upmap *u, long off, long L, long upper_members, long lower)
+{
+	long sh;
+	if (u->kind == 0) {
 		lstate_one(s, L, upper_members);
 		return true;
 	}
+	if (s->mw < 1)
+		s->mw = 1;
 	if (u->kind == 1) {
-		long b = u->size, f, sh;
-		if (b % s->mw == 0 && off % s->mw == 0) {
-			f = b / s->mw;
+		long b = u->size > 0 ? u->size : 1;
+		if (off % s->mw == 0 && b % s->mw == 0) {
+			/* b / mw components per class of upper switches. */
 			sh = off / s->mw;
-		} else if (s->mw % b == 0 && off % b == 0 && off % s->mw == 0) {
-			f = 1; /* classes inside components: nothing new joins */
-			sh = off / s->mw;
-			s->mw = u->upper_per_class * (s->mw / b);
-			if (sh % s->G)
-				return false;
-			s->X.shift += (sh / s->G) * (s->X.size < TOPO_ALL ? s->X.size : 0);
-			return true;
-		} else {
-			return false;
-		}
-		if (sh % s->G)
-			return false;
-		if (f == 1) {
-			s->X.shift += (sh / s->G) * s->X.size;
-		} else if (s->G % f == 0) {
-			s->X.shift += (sh / s->G) * s->X.size;
-			s->G /= f;
-			s->rail_block *= f;
-		} else if (f % s->G == 0) {
-			if (s->X.modulus)
-				return false;
-			/* Whole node blocks join f/G at a time. */
-			s->X.shift += (sh / s->G) * s->X.size;
-			s->X.size *= f / s->G;
-			s->G = 1;
-			s->rail_block = s->rail_mod;
+			if (!join_div(s, sh, b / s->mw)) {
+				/* Not periodic, but every component of the group may fall in one class. */
+				long k0 = floordiv(off, b), k1 = floordiv(off + (lower > 0 ? lower : 1) - 1, b);
+				if (k0 != k1)
+					return false;
+				lstate_one(s, L, u->upper_per_class);
+				s->base = k0;
+				return true;
+			}
 			s->mw = u->upper_per_class;
 			return true;
-		} else {
-			return false;
 		}
-		s->mw = u->upper_per_class;
-		return true;
+		if (off % s->mw)
+			return false;
+		sh = off / s->mw;
+		if (s->mw % b == 0 && off % b == 0) {
+			/* A component spans mw / b whole classes: nothing new joins. */
+			if (!join_shift(s, sh))
+				return false;
+			s->mw = u->upper_per_class * (s->mw / b);
+			return true;
+		}
+		return false;
 	}
-	/* Residues mod R. */
+	/* Residues mod R: a component of mw consecutive positions covers mw residues. */
 	{
-		long R = u->modulus, Rp, sh;
+		long R = u->modulus;
 		if (s->mw >= R) {
 			lstate_one(s, L, upper_members);
 			return true;
 		}
-		if (R % s->mw || off % s->mw || s->X.modulus)
-			return false;
-		Rp = R / s->mw;
-		sh = off / s->mw;
-		if (s->G == 1) {
-			s->X.shift += sh * s->X.size;
-			s->X.modulus = Rp;
-		} else if (Rp % s->G == 0 && sh % s->G == 0) {
-			s->X.shift += (sh / s->G) * s->X.size;
-			s->X.modulus = Rp / s->G;
-		} else {
-			return false;
+		if (R % s->mw == 0 && off % s->mw == 0 && join_mod(s, off / s->mw, R / s->mw)) {
+			s->mw *= u->upper_per_class;
+			return true;
 		}
-		s->mw *= u->upper_per_class;
-		return true;
+		if (lower <= s->mw) {
+			/* One component in the group: its switches' residues are its class. */
+			long mw = s->mw;
+			lstate_one(s, L, mw * u->upper_per_class);
+			s->base = (off % R) / mw;
+			return off % R + mw <= R;
+		}
+		return false;
 	}
 }
 
@@ -602,8 +782,9 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 static void level_from(struct topo_level *l, const struct lstate *s, long L)
 {
 	l->size = s->X.size;
-	l->shift = s->X.shift;
-	l->modulus = s->X.modulus;
+	l->shift = s->X.size >= TOPO_ALL ? 0 : s->X.shift;
+	l->modulus = s->X.size >= TOPO_ALL ? 0 : s->X.modulus;
+	l->base = s->base;
 	l->rail_mod = (int)s->rail_mod;
 	l->rail_block = (int)s->rail_block;
 	l->rails = (int)(s->G > 0 ? ceil_div(L, s->G) : L);
@@ -613,7 +794,8 @@ static void level_from(struct topo_level *l, const struct lstate *s, long L)
 }
 
 /* Levels of a plane above its leaf group: level 1 from the servers' wiring, then one level
- * per up bundle until the top (or a peer bundle, which joins the top's switches). */
+ * per up bundle until the top (or a peer bundle, which joins the top's switches to each
+ * other, or to the switch group at its other end). */
 static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 {
 	const struct rbundle *r = &c->rb[bi];
@@ -623,6 +805,7 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 	char path[32];
 	if (n < 1)
 		n = 1;
+	st.base = 0;
 	/* Level 1: which leaf each rail of each server position reaches (topo.h "Wiring"). */
 	switch (r->wiring) {
 	case WIRE_TOR:
@@ -662,6 +845,7 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		break;
 	}
 	st.mw = 1;
+	lstate_norm(&st, D);
 	p->nlevels = 1;
 	for (lv = 0; lv < TOPO_MAX_LEVELS; lv++) {
 		struct swinfo *s = &c->sw[cur];
@@ -670,26 +854,32 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		struct upmap u;
 		memset(at, 0, sizeof *at);
 		at->sw = cur;
-		at->order = 2 * c->sw[cur].tier + (lv > 0 && p->level[lv - 1].peer ? 1 : 0);
+		at->order = 2 * c->sw[cur].tier;
 		at->up_bundle = -1;
 		level_from(at, &st, L);
 		p->nlevels = lv + 1;
 		if (ub < 0) {
 			/* The top, unless peer links join its switches to each other or to a group of
-			 * their own tier. */
-			if (s->peer_bundle >= 0 && lv + 1 < TOPO_MAX_LEVELS && st.X.size < TOPO_ALL) {
+			 * their own tier (recorded at both ends of the peer bundle). */
+			if (s->peer_bundle >= 0 && s->peer_links > 0 && lv + 1 < TOPO_MAX_LEVELS) {
 				const struct rbundle *pr = &c->rb[s->peer_bundle];
 				struct topo_level *nx = &p->level[lv + 1];
-				long peers = pr->ti == cur ? c->sw[cur].members - 1 : c->sw[pr->ti].members;
-				at->uplinks = (int)(pr->links * (peers > 0 ? peers : 0));
-				at->link_GBps = pr->gbps / 8.0;
+				long members = 0;
+				size_t k;
+				for (k = 0; k < c->d->switches.n; k++)
+					if (c->sw[k].peer_class == s->peer_class)
+						members += c->sw[k].members;
+				at->uplinks = (int)s->peer_links;
+				at->link_GBps = s->peer_GBps / s->peer_links;
 				at->lag = pr->lag;
 				at->up_bundle = s->peer_bundle;
 				at->peer = true;
 				at->pair_links = pr->links;
-				lstate_one(&st, L, c->sw[cur].members + (pr->ti == cur ? 0 : c->sw[pr->ti].members));
+				lstate_one(&st, L, members);
 				memset(nx, 0, sizeof *nx);
-				nx->sw = pr->ti;
+				/* One component of every switch group peer bundles join, named after the
+				 * least of them. */
+				nx->sw = s->peer_class;
 				nx->order = 2 * c->sw[cur].tier + 1;
 				nx->up_bundle = -1;
 				level_from(nx, &st, L);
@@ -711,12 +901,13 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 			break;
 		}
 		u = up_classes(c, ub);
-		if (!lstate_join(&st, &u, c->offset[ub], L, c->sw[c->rb[ub].ti].members)) {
+		if (!lstate_join(&st, &u, c->offset[ub], L, c->sw[c->rb[ub].ti].members, c->sw[cur].members)) {
 			problem(c->t, NCF_ERROR, bpath(ub, path),
 				"the engine cannot compute this wiring: '%s' joins the components below it in groups that do not nest (make the switch counts divide each other)",
 				DESIGN_SWITCH(c->d, c->rb[ub].ti)->name);
 			lstate_one(&st, L, c->sw[c->rb[ub].ti].members);
 		}
+		lstate_norm(&st, D);
 		cur = c->rb[ub].ti;
 	}
 }
@@ -777,6 +968,7 @@ static unsigned long long ngroup_shape(const struct topo_ngroup *g)
 	for (p = 0; p < g->nplanes; p++) {
 		const struct topo_plane *pl = &g->plane[p];
 		MIXIN(pl->kind);
+		MIXIN(pl->net);
 		MIXIN(pl->pos);
 		MIXIN(pl->leaf);
 		MIXIN(pl->links);
@@ -789,6 +981,10 @@ static unsigned long long ngroup_shape(const struct topo_ngroup *g)
 			MIXIN(lv->size);
 			MIXIN(lv->shift);
 			MIXIN(lv->modulus);
+			MIXIN(lv->base);
+			MIXIN(lv->order);
+			MIXIN(lv->rail_mod);
+			MIXIN(lv->rail_block);
 			MIXIN(lv->rails);
 			MIXIN(lv->switches);
 			MIXIN(lv->uplinks);
@@ -802,6 +998,50 @@ static unsigned long long ngroup_shape(const struct topo_ngroup *g)
 #undef MIXIN
 #undef MIXD
 	return h;
+}
+
+/* A mesh bundle to a group without servers (or of a group of one server to itself) links
+ * nothing: say so, once. */
+static void mesh_empty(struct ctx *c, int bi)
+{
+	const struct bundle *b = DESIGN_BUNDLE(c->d, bi);
+	char path[32];
+	if (!strcmp(b->from, b->to))
+		problem(c->t, NCF_WARNING, bpath(bi, path), "a mesh of '%s' to itself needs two servers: it links nothing",
+			b->from);
+	else
+		problem(c->t, NCF_WARNING, bpath(bi, path), "a mesh between '%s' and '%s', one of which has no servers: it links nothing",
+			b->from, b->to);
+}
+
+/* A group's planes in the order that matches them across groups (topo.h): switch planes by
+ * network, then leaf group, then bundle; meshes after them, by the group they reach. */
+static bool plane_before(const struct topo_plane *a, const struct topo_plane *b)
+{
+	if (a->kind != b->kind)
+		return a->kind == PLANE_SWITCH;
+	if (a->net != b->net)
+		return a->net < b->net;
+	if (a->leaf != b->leaf)
+		return a->leaf < b->leaf;
+	return a->bundle < b->bundle;
+}
+
+static void sort_planes(const struct ctx *c, struct topo_ngroup *g)
+{
+	int i, k;
+	for (i = 0; i < g->nplanes; i++)
+		g->plane[i].net = g->plane[i].kind == PLANE_SWITCH ? c->sw_net[g->plane[i].leaf] : -1;
+	for (i = 1; i < g->nplanes; i++)
+		for (k = i; k > 0 && plane_before(&g->plane[k], &g->plane[k - 1]); k--) {
+			struct topo_plane tmp = g->plane[k];
+			g->plane[k] = g->plane[k - 1];
+			g->plane[k - 1] = tmp;
+		}
+	g->nswitch = 0;
+	for (i = 0; i < g->nplanes; i++)
+		if (g->plane[i].kind == PLANE_SWITCH)
+			g->nswitch++;
 }
 
 static void build_ngroups(struct ctx *c)
@@ -866,6 +1106,10 @@ static void build_ngroups(struct ctx *c)
 			}
 			if (r->tk != GK_SWITCH && !(r->tk == GK_SERVER && r->wiring == WIRE_MESH))
 				continue; /* check.c reports it */
+			if (r->tk == GK_SERVER && (r->ti == (int)i ? s->count - 1 : DESIGN_SERVER(d, r->ti)->count) < 1) {
+				mesh_empty(c, (int)k);
+				continue;
+			}
 			p = &g->plane[g->nplanes++];
 			memset(p, 0, sizeof *p);
 			p->bundle = (int)k;
@@ -907,7 +1151,12 @@ static void build_ngroups(struct ctx *c)
 			const struct rbundle *r = &c->rb[k];
 			if (!r->merged && r->tk == GK_SERVER && r->ti == (int)i && r->fi != (int)i && r->fk == GK_SERVER &&
 			    r->wiring == WIRE_MESH && g->nplanes < TOPO_MAX_PLANES) {
-				struct topo_plane *p = &g->plane[g->nplanes++];
+				struct topo_plane *p;
+				if (DESIGN_SERVER(d, r->fi)->count < 1) {
+					mesh_empty(c, (int)k);
+					continue;
+				}
+				p = &g->plane[g->nplanes++];
 				memset(p, 0, sizeof *p);
 				p->kind = PLANE_MESH;
 				p->bundle = (int)k;
@@ -927,6 +1176,12 @@ static void build_ngroups(struct ctx *c)
 				if (!g->port_gbps || (r->gbps && r->gbps < g->port_gbps))
 					g->port_gbps = r->gbps;
 			}
+		}
+		sort_planes(c, g);
+		port = 0;
+		for (k = 0; k < (size_t)g->nplanes; k++) {
+			g->plane[k].port_base = port;
+			port += g->plane[k].links;
 		}
 		g->wired = port;
 		{
@@ -979,20 +1234,10 @@ static int parse_order(const struct design *d, const struct topo *t, int *order)
 			order[n++] = i;
 		return n;
 	}
-	while (*s) {
+	for (;;) {
 		char name[NCF_NAME_MAX];
-		size_t len = strcspn(s, ",");
-		const char *e = s + len;
-		while (len && (*s == ' ' || *s == '\t')) {
-			s++;
-			len--;
-		}
-		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-			len--;
-		if (len >= sizeof name)
-			len = sizeof name - 1;
-		memcpy(name, s, len);
-		name[len] = 0;
+		if (!(s = design_list_next(s, name, sizeof name)))
+			break;
 		for (i = 0; i < t->nng; i++) {
 			int j;
 			bool dup = false;
@@ -1004,7 +1249,6 @@ static int parse_order(const struct design *d, const struct topo *t, int *order)
 				break;
 			}
 		}
-		s = *e ? e + 1 : e;
 	}
 	return n;
 }
@@ -1079,12 +1323,177 @@ void topo_place(const struct design *d, struct topo *t, int gpus)
 	}
 }
 
+/* What job.groups and job.gpus ask for that the placement cannot give: a name that is no
+ * group, a group named twice, more GPUs than the named groups hold. */
+static void check_groups(const struct design *d, struct topo *t, int gpus)
+{
+	const char *s = d->job.groups;
+	int want = gpus > 0 ? gpus : d->job.gpus, i, n = 0;
+	bool *seen = xcalloc(t->nng ? (size_t)t->nng : 1, sizeof *seen);
+	for (;;) {
+		char name[NCF_NAME_MAX];
+		if (!(s = design_list_next(s, name, sizeof name)))
+			break;
+		for (i = 0; i < t->nng; i++)
+			if (!strcmp(t->ng[i].name, name) ||
+			    (t->ng[i].domain >= 0 && !strcmp(DESIGN_DOMAIN(d, t->ng[i].domain)->name, name)))
+				break;
+		if (!name[0])
+			problem(t, NCF_ERROR, "job.groups", "job.groups has an empty name between its commas");
+		else if (i == t->nng)
+			problem(t, NCF_ERROR, "job.groups",
+				"job.groups names '%s', which is no server group or NVLink domain of the design: the job runs without it",
+				name);
+		else if (seen[i])
+			problem(t, NCF_WARNING, "job.groups", "job.groups names '%s' twice: it takes part once", name);
+		else
+			n++;
+		if (i < t->nng)
+			seen[i] = true;
+	}
+	free(seen);
+	if (d->job.groups[0] && n == 0)
+		problem(t, NCF_ERROR, "job.groups", "job.groups names no server group of the design");
+	if (want > 0 && t->gpus < want && t->design_gpus > 0)
+		problem(t, NCF_WARNING, d->job.groups[0] ? "job.groups" : "job.gpus",
+			"the job asks for %d GPUs, but %s %d: it runs on %d", want,
+			d->job.groups[0] ? "the groups job.groups names hold" : "its server groups hold", t->design_gpus,
+			t->gpus);
+}
+
 /* ---- connectivity -------------------------------------------------------------------- */
 
 long topo_comp(const struct topo_level *lv, long x)
 {
 	struct part p = { lv->size, lv->shift, lv->modulus };
-	return part_id(&p, x);
+	return lv->base + part_id(&p, x);
+}
+
+long topo_rail_groups(const struct topo_level *lv)
+{
+	long G = lv->rail_block > 0 ? lv->rail_mod / lv->rail_block : 1;
+	return G > 0 ? G : 1;
+}
+
+long topo_comp_rail(const struct topo_level *lv, long x, int rail)
+{
+	long rm = lv->rail_mod > 0 ? lv->rail_mod : 1, rb = lv->rail_block > 0 ? lv->rail_block : 1;
+	return topo_comp(lv, x) * topo_rail_groups(lv) + (rail % rm) / rb;
+}
+
+/* sum_{i=0}^{n-1} floor((a i + b) / m) for a, b >= 0, m > 0 (the classic reduction). */
+static unsigned long long floor_sum(unsigned long long n, unsigned long long m, unsigned long long a,
+				    unsigned long long b)
+{
+	unsigned long long ans = 0;
+	for (;;) {
+		unsigned long long ymax, tmp;
+		if (a >= m) {
+			ans += n * (n - 1) / 2 * (a / m);
+			a %= m;
+		}
+		if (b >= m) {
+			ans += n * (b / m);
+			b %= m;
+		}
+		ymax = a * n + b;
+		if (ymax < m)
+			break;
+		n = ymax / m;
+		b = ymax % m;
+		tmp = m;
+		m = a;
+		a = tmp;
+	}
+	return ans;
+}
+
+/* Components holding raw blocks B0..B1 of level l, `per` each. */
+static void blocks_runs(const struct topo_level *l, long B0, long B1, long per, topo_run_fn fn, void *arg)
+{
+	long M = l->modulus, nb = B1 - B0 + 1, full, rem, r0;
+	if (nb <= 0 || per <= 0)
+		return;
+	if (M <= 0) {
+		fn(l->base + B0, l->base + B1, per, arg);
+		return;
+	}
+	full = nb / M;
+	rem = nb % M;
+	if (full)
+		fn(l->base, l->base + M - 1, per * full, arg);
+	if (!rem)
+		return;
+	r0 = ((B0 % M) + M) % M;
+	if (r0 + rem <= M) {
+		fn(l->base + r0, l->base + r0 + rem - 1, per, arg);
+	} else {
+		fn(l->base + r0, l->base + M - 1, per, arg);
+		fn(l->base, l->base + r0 + rem - 1 - M, per, arg);
+	}
+}
+
+static long ceil_l(long a, long b)
+{
+	return floordiv(a + b - 1, b);
+}
+
+void topo_runs(const struct topo_level *l, long x0, long d, long n, topo_run_fn fn, void *arg)
+{
+	long s = l->size, B0, B1, c0, c1;
+	if (n <= 0)
+		return;
+	if (d < 1)
+		d = 1;
+	if (s >= TOPO_ALL) {
+		fn(l->base, l->base, n, arg);
+		return;
+	}
+	B0 = floordiv(x0 + l->shift, s);
+	B1 = floordiv(x0 + (n - 1) * d + l->shift, s);
+	if (B0 == B1) {
+		blocks_runs(l, B0, B0, n, fn, arg);
+		return;
+	}
+	if (l->modulus > 0 && B1 - B0 + 1 > l->modulus && s % d) {
+		/* Long interleaved runs of unequal blocks: count each residue exactly, in runs of
+		 * equal counts. */
+		unsigned long long P = (unsigned long long)s * (unsigned long long)l->modulus;
+		unsigned long long y0 = (unsigned long long)(x0 + l->shift), start = 0;
+		long r, prev = -1;
+		for (r = 0; r <= l->modulus; r++) {
+			long cnt = -1;
+			if (r < l->modulus) {
+				unsigned long long A = (unsigned long long)r * s, Bw = A + s;
+				cnt = (long)(floor_sum((unsigned long long)n, P, (unsigned long long)d, y0 + P - A) -
+					     floor_sum((unsigned long long)n, P, (unsigned long long)d, y0 + P - Bw));
+			}
+			if (r > 0 && cnt != prev && prev > 0)
+				fn(l->base + (long)start, l->base + r - 1, prev, arg);
+			if (r == 0 || cnt != prev)
+				start = (unsigned long long)r;
+			prev = cnt;
+		}
+		return;
+	}
+	c0 = ((B0 + 1) * s - l->shift - x0 - 1) / d + 1;
+	c1 = n - ceil_l(B1 * s - l->shift - x0, d);
+	blocks_runs(l, B0, B0, c0, fn, arg);
+	blocks_runs(l, B1, B1, c1, fn, arg);
+	if (B1 - B0 < 2)
+		return;
+	if (s % d == 0) {
+		blocks_runs(l, B0 + 1, B1 - 1, s / d, fn, arg);
+	} else if (B1 - B0 - 1 <= 64) {
+		long B;
+		for (B = B0 + 1; B < B1; B++) {
+			long lo = B * s - l->shift, hi = lo + s - 1;
+			long cnt = floordiv(hi - x0, d) - ceil_l(lo - x0, d) + 1;
+			blocks_runs(l, B, B, cnt, fn, arg);
+		}
+	} else {
+		blocks_runs(l, B0 + 1, B1 - 1, ceil_l(s, d), fn, arg); /* at most this many each */
+	}
 }
 
 long topo_pos(const struct topo_ngroup *g, const struct topo_plane *p, long i)
@@ -1105,84 +1514,185 @@ const struct topo_ngroup *topo_node(const struct topo *t, long i, long *local)
 	return NULL;
 }
 
-/* The top component of node group g's plane 0: (group, id) of its highest level, for
- * nodes first and last of the group. */
-static bool top_key(const struct topo_ngroup *g, long node, int *grp, long *id, bool *mesh)
+int topo_mesh_pair(const struct topo_ngroup *g, const struct topo_ngroup *h, double *GBps)
 {
-	const struct topo_plane *p;
-	const struct topo_level *l;
-	int k;
-	*mesh = false;
-	if (!g->nplanes)
-		return false;
+	int k, links = 0;
+	double cap = 0;
 	for (k = 0; k < g->nplanes; k++) {
-		p = &g->plane[k];
-		if (p->kind == PLANE_MESH) {
-			*mesh = true;
-			*grp = -2 - p->leaf;
-			*id = 0;
-			return true;
-		}
+		const struct topo_plane *p = &g->plane[k];
+		long per;
+		if (p->kind != PLANE_MESH || p->leaf != h->server || p->mesh_peers < 1)
+			continue;
+		per = p->links / p->mesh_peers;
+		links += (int)per;
+		cap += (double)per * p->gbps / 8.0;
 	}
-	p = &g->plane[0];
-	l = &p->level[p->nlevels - 1];
-	*grp = l->sw;
-	*id = topo_comp(l, topo_pos(g, p, node));
-	return true;
+	if (GBps)
+		*GBps = cap;
+	return links;
 }
 
+/* The top component of a switch plane: (switch group, order, number) for node `local`. */
+struct tkey {
+	int sw, order;
+	long id;
+};
+
+static struct tkey top_key(const struct topo_ngroup *g, const struct topo_plane *p, long local)
+{
+	const struct topo_level *l = &p->level[p->nlevels - 1];
+	struct tkey k;
+	k.sw = l->sw;
+	k.order = l->order;
+	k.id = topo_comp_rail(l, topo_pos(g, p, local), 0);
+	return k;
+}
+
+static bool tkey_eq(struct tkey a, struct tkey b)
+{
+	return a.sw == b.sw && a.order == b.order && a.id == b.id;
+}
+
+/* Does plane p's top level hold nodes 0..used-1 of g in one component? *parts: how many
+ * it splits them into. */
+static bool plane_whole(const struct topo_ngroup *g, const struct topo_plane *p, long *parts)
+{
+	const struct topo_level *l = &p->level[p->nlevels - 1];
+	long b0, b1;
+	*parts = 1;
+	if (l->size >= TOPO_ALL || g->used <= 1)
+		return true;
+	b0 = floordiv(topo_pos(g, p, 0) + l->shift, l->size);
+	b1 = floordiv(topo_pos(g, p, g->used - 1) + l->shift, l->size);
+	if (b0 == b1)
+		return true;
+	*parts = l->modulus > 0 && b1 - b0 + 1 > l->modulus ? l->modulus : b1 - b0 + 1;
+	return false;
+}
+
+/* Every pair of the job's nodes can reach each other: inside a group over a switch plane
+ * that holds all its nodes, or a mesh of the group to itself; between two groups over a
+ * network in which both reach the same top component, or a mesh between them (servers do
+ * not forward: a mesh joins only the pairs it names). */
 static void check_connected(const struct design *d, struct topo *t)
 {
-	int i, grp0 = 0, g0 = -1;
-	long id0 = 0;
+	int *used = xcalloc(t->nplaced ? (size_t)t->nplaced : 1, sizeof *used);
+	int nu = 0, i, j, k;
+	bool fast = false;
 	t->connected = true;
 	t->disconnect[0] = 0;
+	for (i = 0; i < t->nplaced; i++)
+		if (t->ng[t->order[i]].used)
+			used[nu++] = t->order[i];
 	if (t->nodes <= 1)
-		return;
-	for (i = 0; i < t->nplaced; i++) {
-		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		int grp;
-		long a, b;
-		bool mesh;
-		if (!g->used)
-			continue;
-		if (!top_key(g, 0, &grp, &a, &mesh)) {
+		goto done;
+	for (i = 0; i < nu; i++) {
+		const struct topo_ngroup *g = &t->ng[used[i]];
+		const struct topo_plane *split = NULL;
+		long parts = 1, pp;
+		bool whole = g->used <= 1 || topo_mesh_pair(g, g, NULL) > 0;
+		if (!g->nplanes) {
 			t->connected = false;
 			snprintf(t->disconnect, sizeof t->disconnect, "not connected: group '%s' has no bundle to the network",
 				 g->name);
-			return;
+			goto done;
 		}
-		top_key(g, g->used - 1, &grp, &b, &mesh);
-		if (a != b) {
-			const struct topo_plane *p = &g->plane[0];
-			t->connected = false;
+		for (k = 0; k < g->nswitch && !whole; k++) {
+			if (plane_whole(g, &g->plane[k], &pp))
+				whole = true;
+			else if (!split) {
+				split = &g->plane[k];
+				parts = pp;
+			}
+		}
+		if (whole)
+			continue;
+		t->connected = false;
+		if (split)
 			snprintf(t->disconnect, sizeof t->disconnect,
 				 "not connected: the servers of '%s' reach %ld separate '%s' switches with nothing above them",
-				 g->name, b - a + 1, DESIGN_SWITCH(d, p->level[p->nlevels - 1].sw)->name);
-			return;
-		}
-		if (g0 < 0) {
-			g0 = t->order[i];
-			grp0 = grp;
-			id0 = a;
-		} else if (grp != grp0 || a != id0) {
-			/* A mesh between two groups joins them. */
-			bool joined = false;
-			int k;
-			for (k = 0; k < g->nplanes; k++)
-				if (g->plane[k].kind == PLANE_MESH && g->plane[k].leaf == t->ng[g0].server)
-					joined = true;
-			for (k = 0; k < t->ng[g0].nplanes; k++)
-				if (t->ng[g0].plane[k].kind == PLANE_MESH && t->ng[g0].plane[k].leaf == g->server)
-					joined = true;
-			if (!joined) {
-				t->connected = false;
-				snprintf(t->disconnect, sizeof t->disconnect, "not connected: group '%s' has no path to group '%s'",
-					 t->ng[g0].name, g->name);
-				return;
+				 g->name, parts, DESIGN_SWITCH(d, split->level[split->nlevels - 1].sw)->name);
+		else
+			snprintf(t->disconnect, sizeof t->disconnect,
+				 "not connected: the servers of '%s' are not linked to each other (a mesh links only the groups it names)",
+				 g->name);
+		goto done;
+	}
+	if (nu < 2)
+		goto done;
+	/* Most designs: one top component of the first group holds every group. */
+	{
+		const struct topo_ngroup *g0 = &t->ng[used[0]];
+		for (k = 0; k < g0->nswitch && !fast; k++) {
+			struct tkey key;
+			long pp;
+			if (!plane_whole(g0, &g0->plane[k], &pp))
+				continue;
+			key = top_key(g0, &g0->plane[k], 0);
+			fast = true;
+			for (i = 1; i < nu && fast; i++) {
+				const struct topo_ngroup *g = &t->ng[used[i]];
+				bool in = false;
+				for (j = 0; j < g->nswitch && !in; j++)
+					in = plane_whole(g, &g->plane[j], &pp) && tkey_eq(top_key(g, &g->plane[j], 0), key);
+				fast = in;
 			}
 		}
 	}
+	if (fast)
+		goto done;
+	/* Otherwise pair by pair: the groups each top component holds whole, as bit sets; a
+	 * group reaches the union of its components' sets and the groups it is meshed with. */
+	{
+		size_t words = ((size_t)nu + 63) / 64, nk = 0, capk = (size_t)nu * TOPO_MAX_PLANES + 1;
+		struct tkey *keys = xcalloc(capk, sizeof *keys);
+		unsigned long long *bits = xcalloc(capk * words, sizeof *bits);
+		unsigned long long *reach = xcalloc(words, sizeof *reach);
+		int *kof = xcalloc((size_t)nu * TOPO_MAX_PLANES, sizeof *kof);
+		for (i = 0; i < nu; i++) {
+			const struct topo_ngroup *g = &t->ng[used[i]];
+			for (k = 0; k < g->nswitch; k++) {
+				long pp;
+				struct tkey key;
+				size_t q;
+				kof[i * TOPO_MAX_PLANES + k] = -1;
+				if (!plane_whole(g, &g->plane[k], &pp))
+					continue;
+				key = top_key(g, &g->plane[k], 0);
+				for (q = 0; q < nk && !tkey_eq(keys[q], key); q++)
+					;
+				if (q == nk)
+					keys[nk++] = key;
+				bits[q * words + (size_t)i / 64] |= 1ULL << (i % 64);
+				kof[i * TOPO_MAX_PLANES + k] = (int)q;
+			}
+		}
+		for (i = 0; i < nu && t->connected; i++) {
+			const struct topo_ngroup *g = &t->ng[used[i]];
+			memset(reach, 0, words * sizeof *reach);
+			for (k = 0; k < g->nswitch; k++) {
+				int q = kof[i * TOPO_MAX_PLANES + k];
+				size_t w;
+				if (q >= 0)
+					for (w = 0; w < words; w++)
+						reach[w] |= bits[(size_t)q * words + w];
+			}
+			for (j = 0; j < nu; j++) {
+				if (j == i || (reach[j / 64] >> (j % 64) & 1) || topo_mesh_pair(g, &t->ng[used[j]], NULL) > 0)
+					continue;
+				t->connected = false;
+				snprintf(t->disconnect, sizeof t->disconnect, "not connected: group '%s' has no path to group '%s'",
+					 g->name, t->ng[used[j]].name);
+				break;
+			}
+		}
+		free(keys);
+		free(bits);
+		free(reach);
+		free(kof);
+	}
+done:
+	free(used);
 }
 
 /* ---- build ------------------------------------------------------------------------------ */
@@ -1237,6 +1747,7 @@ static void switch_summary(struct ctx *c)
 	const struct design *d = c->d;
 	size_t i;
 	struct topo *t = c->t;
+	long *down_links = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *down_links);
 	t->nsw = (int)d->switches.n;
 	t->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *t->sw);
 	for (i = 0; i < d->switches.n; i++) {
@@ -1245,6 +1756,7 @@ static void switch_summary(struct ctx *c)
 		t->sw[i].protocol = c->sw[i].protocol;
 		t->sw[i].ar = c->sw[i].ar;
 		t->sw[i].known = c->sw[i].known;
+		t->sw[i].peer_class = c->sw[i].peer_class;
 		{
 			const struct cat_switch *cs = switch_part(c, DESIGN_SWITCH(d, i)->model);
 			t->sw[i].sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
@@ -1268,10 +1780,38 @@ static void switch_summary(struct ctx *c)
 		if (r->tk == GK_SWITCH && ft < tt && c->sw[r->ti].members > 0) {
 			struct topo_switch *s = &t->sw[r->ti];
 			long total = group_members(c, r->fk, r->fi) * (long)b->links_each;
-			s->down_GBps += (double)((total + s->members - 1) / s->members) * r->gbps / 8.0;
+			down_links[r->ti] += total;
+			s->down_GBps += (double)total * r->gbps / 8.0;
 			if (!s->down_gbps || r->gbps < s->down_gbps)
 				s->down_gbps = r->gbps;
 		}
+	}
+	/* One switch's downlinks: the busiest switch's share of all the links into the group
+	 * (the same however many bundles bring them), at their mean speed. */
+	for (i = 0; i < d->switches.n; i++) {
+		struct topo_switch *s = &t->sw[i];
+		if (down_links[i] > 0)
+			s->down_GBps = (double)((down_links[i] + s->members - 1) / s->members) * (s->down_GBps / down_links[i]);
+	}
+	free(down_links);
+}
+
+/* The peer bundles, for the bisection's max-flow among the switches they join. */
+static void peer_list(struct ctx *c)
+{
+	size_t i;
+	struct topo *t = c->t;
+	t->peers = xcalloc(c->d->bundles.n ? c->d->bundles.n : 1, sizeof *t->peers);
+	for (i = 0; i < c->d->bundles.n; i++) {
+		const struct rbundle *r = &c->rb[i];
+		struct topo_peer *pe;
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
+			continue;
+		pe = &t->peers[t->npeers++];
+		pe->a = r->fi;
+		pe->b = r->ti;
+		pe->links = r->links;
+		pe->link_GBps = r->gbps / 8.0;
 	}
 }
 
@@ -1291,12 +1831,12 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 	protocols(&c);
 	t->order = xcalloc(t->nng ? (size_t)t->nng : 1, sizeof *t->order);
 	topo_place(d, t, gpus);
-	if (d->job.groups[0] && t->nplaced == 0)
-		problem(t, NCF_ERROR, "job.groups", "job.groups names no server group of the design");
+	check_groups(d, t, gpus);
 	check_connected(d, t);
 	if (!t->connected)
 		problem(t, NCF_ERROR, "job", "%s", t->disconnect);
 	switch_summary(&c);
+	peer_list(&c);
 	free(c.nm.v);
 	free(c.rb);
 	free(c.sw);
@@ -1306,6 +1846,7 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 	free(c.from_first);
 	free(c.from_next);
 	free(c.ng_of_server);
+	free(c.sw_net);
 }
 
 void topo_free(struct topo *t)
@@ -1314,6 +1855,7 @@ void topo_free(struct topo *t)
 	free(t->order);
 	free(t->sw);
 	free(t->planes);
+	free(t->peers);
 	memset(t, 0, sizeof *t);
 }
 

@@ -23,11 +23,22 @@
  * its ports) the chain of switch groups above gives levels 1, 2, ...: at level t the ports
  * split into components, the sets joined by switches of levels <= t. A component is a
  * block of consecutive positions of the leaf group (`size` positions, shifted by `shift`,
- * optionally taken modulo `modulus` for interleaved wiring) times a group of `rails` of
- * the plane's ports. Two ports exchange traffic over the uplinks of every level below the
- * first at which their components coincide (up-down routing in a Clos): at level t that is
- * the component's `switches` x `uplinks` links of `link_GBps`. Shapes that do not reduce to
- * this are problems naming the bundle (topo.problems); nothing is silently dropped.
+ * optionally taken modulo `modulus` for interleaved wiring, numbered from `base`) times a
+ * group of `rails` of the plane's ports. Component numbers are those of the level's switch
+ * group (every group bundled into it numbers its components alike), so a component is
+ * named by (switch group, order, number) across node groups. Two ports exchange traffic
+ * over the uplinks of every level below the first at which their components coincide
+ * (up-down routing in a Clos): at level t that is the component's `switches` x `uplinks`
+ * links of `link_GBps`. Peer bundles (switch groups of one tier, or a group to itself)
+ * join every switch group they link, directly or through others, into one component at the
+ * top (a peer stage, named after the least of those groups), whichever end a plane climbs
+ * from; a switch's peer links are its uplinks there. Shapes that do not reduce to this are
+ * problems naming the bundle (topo.problems); nothing is silently dropped.
+ *
+ * Planes of different node groups are matched by the network they reach, not by the order
+ * in which their bundles are written: a group's switch planes are sorted by network (the
+ * switch groups bundles join), then by leaf group; its meshes follow. Plane k of every
+ * group is the k-th port set of its node, as NCCL's channels use them round-robin.
  *
  * Placement (ncfabric(5) "PLACEMENT"). The job's GPUs fill the node groups named by
  * job.groups (default: every server group in design order), node after node, so rank r is
@@ -56,6 +67,7 @@ struct topo_level {
 	long size;               /* leaf-group positions per component (TOPO_ALL: one component) */
 	long shift;              /* component of position x: floor((x + shift) / size) [mod modulus] */
 	long modulus;            /* 0: none (blocks); else interleaved components */
+	long base;               /* number of the first component (of the one, at size TOPO_ALL) */
 	int rails;               /* the plane's ports per server inside one component */
 	int rail_mod, rail_block; /* rail l's group at this level: (l mod rail_mod) / rail_block */
 	int switches;            /* switches of this level in one component */
@@ -72,6 +84,8 @@ struct topo_level {
 struct topo_plane {
 	int kind;                /* enum plane_kind */
 	int bundle;              /* design bundle (the first of those merged into this plane) */
+	int net;                 /* the network it reaches: its leaf's class of switch groups
+				  * joined by bundles (PLANE_SWITCH); -1 for a mesh */
 	int leaf;                /* switch group of level 1 (PLANE_SWITCH) or the peer server group */
 	int links;               /* ports of a server in this plane (L) */
 	int port_base;           /* its first port among the server's compute ports */
@@ -103,6 +117,7 @@ struct topo_ngroup {
 	int cards;               /* NIC cards of a node that carry the wired ports */
 	struct nccl_node nccl;   /* one node as NCCL sees it (nnodes 1) */
 	int nplanes;
+	int nswitch;             /* of which switch planes (they come first) */
 	struct topo_plane *plane; /* nplanes of them, in topo.planes */
 	unsigned long long shape; /* a hash of its planes and levels (topo.layout mixes it in) */
 	/* placement */
@@ -129,6 +144,15 @@ struct topo_switch {
 	int protocol;
 	bool ar, known;
 	bool sharp;              /* in-network reduction (InfiniBand SHARP) */
+	int peer_class;          /* switch groups peer bundles join: the least of them */
+};
+
+/* A peer bundle: every switch of group a linked to every switch of group b (every other
+ * one when a == b) by `links` links of link_GBps each. */
+struct topo_peer {
+	int a, b;
+	int links;
+	double link_GBps;
 };
 
 struct topo {
@@ -150,6 +174,8 @@ struct topo {
 	struct topo_plane *planes; /* every node group's planes */
 	struct topo_switch *sw;  /* per switch group of the design */
 	int nsw;
+	struct topo_peer *peers; /* the peer bundles (switch groups of one tier joined) */
+	int npeers;
 	unsigned long long layout; /* a hash of the graph and the placement (caches key on it) */
 };
 
@@ -165,9 +191,23 @@ void topo_place(const struct design *d, struct topo *t, int gpus);
 
 /* The node group of global job node i, and its index inside the group; NULL past the end. */
 const struct topo_ngroup *topo_node(const struct topo *t, long i, long *local);
-/* Component of server position x at level lv of a plane, and of rail (port) r. */
+/* Block (number) of server position x at level lv of a plane. A level's rail groups
+ * (rail_mod / rail_block of them) split each block into components: rail r of position x
+ * is in component topo_comp(lv, x) x G + (r mod rail_mod) / rail_block, numbered as the
+ * level's switch group numbers them (the same in every node group bundled into it). */
 long topo_comp(const struct topo_level *lv, long x);
+long topo_rail_groups(const struct topo_level *lv);
+long topo_comp_rail(const struct topo_level *lv, long x, int rail);
+/* The components of level lv holding positions x0 + j*d (j = 0..n-1): fn(lo, hi, count)
+ * for components lo..hi holding `count` of them each (calls may overlap: their counts add).
+ * Exact, except over long runs of blocks of unequal shares (then at most `count`). Cost:
+ * constant, or the level's residues for long interleaved runs; never per position. */
+typedef void (*topo_run_fn)(long lo, long hi, long count, void *arg);
+void topo_runs(const struct topo_level *lv, long x0, long d, long n, topo_run_fn fn, void *arg);
 /* Servers of node group g: position of the first server of its job node i in plane p. */
 long topo_pos(const struct topo_ngroup *g, const struct topo_plane *p, long i);
+/* Direct (mesh) links between a member of g and a member of h (h == g: two members of g),
+ * and their capacity per direction in *GBps (may be NULL); 0: the pair is not linked. */
+int topo_mesh_pair(const struct topo_ngroup *g, const struct topo_ngroup *h, double *GBps);
 
 #endif

@@ -452,6 +452,18 @@ same "a bundle split in two" share/examples/reference-case.yaml tests/data/equiv
 same "2 groups of 16 = 1 group of 32 on the same leaves" tests/data/equiv/clos-one.yaml tests/data/equiv/clos-two.yaml
 same "two rail units: one group = two groups" tests/data/equiv/su-one.yaml tests/data/equiv/su-two.yaml
 same "groups listed in either order" tests/data/equiv/order-ab.yaml tests/data/equiv/order-ba.yaml
+# ... and where a fresh-eyes review found the engine wrong (notes/review findings 1-10):
+same "a group's bundles in either order (planes matched by network)" tests/data/equiv/planes-a.yaml tests/data/equiv/planes-b.yaml
+same "wiring order and rank order alike" tests/data/equiv/wire-abc.yaml tests/data/equiv/wire-acb.yaml
+same "peer links written from either end" tests/data/equiv/peer-l1l2.yaml tests/data/equiv/peer-l2l1.yaml
+same "rail or spread onto as many leaves as links" tests/data/equiv/rails-rail.yaml tests/data/equiv/rails-spread.yaml
+same "60 groups of 1 = 1 group of 60 on full 32-port leaves" tests/data/equiv/radix-one.yaml tests/data/equiv/radix-many.yaml
+same "groups sharing leaves: AllToAll counts every node" tests/data/equiv/a2a-one.yaml tests/data/equiv/a2a-split.yaml
+"$BIN" report --json tests/data/equiv/wire-abc.yaml > "$TMP/a.json" 2>/dev/null
+sed 's/global_batch: 64}/global_batch: 64, groups: "a, b, c"}/' tests/data/equiv/wire-acb.yaml > "$TMP/acb.yaml"
+"$BIN" report --json "$TMP/acb.yaml" > "$TMP/b.json" 2>/dev/null
+python3 -c 'import json,sys; f=lambda p: json.load(open(p))["collectives"]["allreduce"]["ring"]["fabric_factor"]; a, b = f(sys.argv[1]), f(sys.argv[2]); assert a == 1 and abs(b - 50 / 96) < 1e-9, (a, b)' "$TMP/a.json" "$TMP/b.json" \
+	&& ok "ranked against the wiring order, the ring leaves a leaf twice (50/96)" || bad "ranked against the wiring order, the ring leaves a leaf twice (50/96)"
 "$BIN" report --json tests/data/equiv/ref-four.yaml > "$TMP/a.json" 2>/dev/null
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["speedup"]["speedup"]; assert 20 < s < 30, s' "$TMP/a.json" \
 	&& ok "four groups of one server are networked (not 32 of 32)" || bad "four groups of one server are networked (not 32 of 32)"

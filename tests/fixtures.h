@@ -163,7 +163,6 @@ static inline bool fx_has(const struct ncf_diag *diag, int sev, const char *text
 	return false;
 }
 
-#endif
 
 /* A two-tier Clos: `servers` x 8 h100 with `nics` x 400G NICs each, wired to `leaves`
  * leaves (rail or tor), each leaf with `up` uplinks spread over `spines` spines (0: none). */
@@ -215,3 +214,5 @@ static inline void fx_clos(struct design *d, int servers, int nics, int wiring, 
 	d->job.hidden = 4096;
 	design_assign_ids(d);
 }
+
+#endif
