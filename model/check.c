@@ -533,6 +533,11 @@ static void check_job(const struct design *d, const struct catalog *cat, struct 
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	int before = diag->n_errors;
+	/* The checks below and the model rely on the schema's ranges (a bundle has at least
+	 * one link per member, ...): a design that breaks them is refused before any of it is
+	 * computed, whoever built it. */
+	if (schema_check(&design_schema, d, "", diag, 20))
+		return diag->n_errors - before;
 	check_names(d, diag);
 	check_servers(d, cat, diag);
 	check_domains(d, cat, diag);

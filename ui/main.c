@@ -172,14 +172,14 @@ static int one_operand(const char *cmd, int argc, char **argv, const char **file
 	return EXIT_OK;
 }
 
-static long whole_number(const char *text, long lo, long hi, bool *ok)
+/* --gpus N through the one number parser (model/num.h): 08 and 0x8 say why they are refused. */
+static bool gpus_option(const char *cmd, const char *text, long *gpus)
 {
-	char *end;
-	long v;
-	errno = 0;
-	v = strtol(text, &end, 10);
-	*ok = *text && !*end && !errno && v >= lo && v <= hi;
-	return v;
+	char err[200];
+	if (parse_gpus(text, gpus, err, sizeof err))
+		return true;
+	usage_error("%s --gpus: %s", cmd, err);
+	return false;
 }
 
 /* ---- report ---------------------------------------------------------------------------------- */
@@ -193,7 +193,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 {
 	const struct subcommand *me = find_subcommand("report");
 	const char *file = NULL;
-	bool json = false, sweep = false, ok;
+	bool json = false, sweep = false;
 	double size = 1024.0 * 1024 * 1024;
 	long gpus = 0;
 	char err[200];
@@ -219,9 +219,8 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 				return usage_error("report --size: %s", err);
 			break;
 		case 'g':
-			gpus = whole_number(optarg, 1, 100000000, &ok);
-			if (!ok)
-				return usage_error("report --gpus: expected a whole number of GPUs, got '%s'", optarg);
+			if (!gpus_option("report", optarg, &gpus))
+				return EXIT_USAGE;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -353,7 +352,6 @@ static int nt_options(const struct subcommand *me, struct ctx *x, int argc, char
 		      const char **out, const char **files, int nfiles)
 {
 	int ch, got = 0;
-	bool ok;
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -366,9 +364,8 @@ static int nt_options(const struct subcommand *me, struct ctx *x, int argc, char
 						   me->name, optarg);
 			break;
 		case 'g':
-			*gpus = whole_number(optarg, 1, 100000000, &ok);
-			if (!ok)
-				return usage_error("%s --gpus: expected a whole number of GPUs, got '%s'", me->name, optarg);
+			if (!gpus_option(me->name, optarg, gpus))
+				return EXIT_USAGE;
 			break;
 		case 'o':
 			*out = optarg;
