@@ -2,6 +2,7 @@
 #include "io/design_io.h"
 #include "model/topo.h"
 #include "io/codec.h"
+#include "io/safetext.h"
 #include "model/alloc.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -206,11 +207,12 @@ void diag_print(FILE *f, const char *file, const struct ncf_diag *diag, bool war
 		const char *sev = p->sev == NCF_WARNING ? "warning: " : "";
 		if (p->sev == NCF_WARNING && !warnings)
 			continue;
+		/* File names and messages may hold anything a file held: filtered (safetext.h). */
 		if (p->line)
-			fprintf(f, "ncfabric: %s:%d:%d: %s%s\n", file, p->line, p->col, sev, p->msg);
+			safe_eprintf(f, "ncfabric: %s:%d:%d: %s%s\n", file, p->line, p->col, sev, p->msg);
 		else if (p->path[0])
-			fprintf(f, "ncfabric: %s: %s: %s%s\n", file, p->path, sev, p->msg);
+			safe_eprintf(f, "ncfabric: %s: %s: %s%s\n", file, p->path, sev, p->msg);
 		else
-			fprintf(f, "ncfabric: %s: %s%s\n", file, sev, p->msg);
+			safe_eprintf(f, "ncfabric: %s: %s%s\n", file, sev, p->msg);
 	}
 }

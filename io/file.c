@@ -477,3 +477,20 @@ bool file_replace(const char *path, const char *text, size_t len, char *err, siz
 {
 	return write_file(path, text, len, false, err, errsz);
 }
+
+bool stream_finish(FILE *f, char *err, size_t errsz)
+{
+	int e;
+	errno = 0;
+	if (fflush(f) != 0) {
+		snprintf(err, errsz, "%s", strerror(errno));
+		return false;
+	}
+	e = errno;
+	if (ferror(f)) {
+		/* An earlier write failed; its errno is long gone. */
+		snprintf(err, errsz, "%s", e ? strerror(e) : "the output is incomplete");
+		return false;
+	}
+	return true;
+}

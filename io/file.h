@@ -40,4 +40,9 @@ bool file_replace(const char *path, const char *text, size_t len, char *err, siz
  * or an unreadable link. */
 bool file_resolve(const char *path, char *out, size_t size, char *err, size_t errsz);
 
+/* Flush f and say whether everything written to it arrived (no write error at any time).
+ * False with the reason in err. */
+#include <stdio.h>
+bool stream_finish(FILE *f, char *err, size_t errsz);
+
 #endif

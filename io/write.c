@@ -1,5 +1,6 @@
 /* write.c: a tree printed as YAML (libyaml's emitter) or JSON (cJSON), deterministically. */
 #include "io/codec.h"
+#include "io/safetext.h"
 #include "model/alloc.h"
 #include <yaml.h>
 #include <cJSON.h>
@@ -128,7 +129,8 @@ char *json_print_free(void *cjson)
 	strcpy(out, s);
 	strcat(out, "\n");
 	cJSON_free(s);
-	return out;
+	/* C1 controls, bidirectional overrides and stray bytes as \u escapes (safetext.h). */
+	return json_safe(out);
 }
 
 char *tree_to_json(const struct tnode *root)

@@ -9,6 +9,7 @@
 #include "io/design_io.h"
 #include "io/diff.h"
 #include "io/report.h"
+#include "io/safetext.h"
 #include "io/units.h"
 #include "io/export.h"
 #include "io/nccltests.h"
@@ -47,11 +48,13 @@ static int usage_error(const char *fmt, ...) NCF_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "ncfabric: ");
+	char msg[1200];
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(ncfabric --help shows the usage; ncfabric COMMAND --help a command's)\n");
+	/* Arguments are printed back: filtered, as every message is (io/safetext.h). */
+	safe_eprintf(stderr, "ncfabric: %s\n", msg);
+	fputs("(ncfabric --help shows the usage; ncfabric COMMAND --help a command's)\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -62,7 +65,7 @@ static int emit(const char *out, char *text)
 	int rc = EXIT_OK;
 	if (out && strcmp(out, "-") != 0) {
 		if (!file_write_atomic(out, text, strlen(text), err, sizeof err)) {
-			fprintf(stderr, "ncfabric: %s\n", err);
+			safe_eprintf(stderr, "ncfabric: %s\n", err);
 			rc = EXIT_FAIL;
 		}
 	} else {
@@ -323,7 +326,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	design_catalog(&d, &x->shipped, &cat);
 	if (export_multi_file(fmt)) {
 		if (!export_files(&d, &cat, fmt, out, err, sizeof err)) {
-			fprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
+			safe_eprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
 			rc = EXIT_FAIL;
 		}
 		catalog_free(&cat);
@@ -334,7 +337,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	catalog_free(&cat);
 	design_free(&d);
 	if (!text) {
-		fprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
+		safe_eprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
 		return EXIT_FAIL;
 	}
 	return emit(out, text);
@@ -400,7 +403,7 @@ static int out_close(const char *out, FILE *f, char **buf)
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (fclose(f) != 0 || !*buf) {
 		free(*buf);
-		fprintf(stderr, "ncfabric: %s: out of memory\n", out);
+		safe_eprintf(stderr, "ncfabric: %s: out of memory\n", out);
 		return EXIT_FAIL;
 	}
 	return emit(out, *buf); /* fclose set *buf */
@@ -421,7 +424,7 @@ static int cmd_expect(struct ctx *x, int argc, char **argv)
 	if ((rc = nt_options(me, x, argc, argv, &coll, &gpus, &out, files, 1)) != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
 	if (coll >= PATTERNS) {
-		fprintf(stderr, "ncfabric: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv)\n",
+		safe_eprintf(stderr, "ncfabric: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv)\n",
 			nt_test_name(coll));
 		return EXIT_USAGE;
 	}
@@ -458,7 +461,7 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 		return rc;
 	buf = file_read(files[1], &len, err, sizeof err);
 	if (!buf) {
-		fprintf(stderr, "ncfabric: %s: %s\n", files[1], err);
+		safe_eprintf(stderr, "ncfabric: %s: %s\n", files[1], err);
 		return EXIT_USAGE;
 	}
 	if (!nt_parse(buf, len, &log, &diag)) {
@@ -472,16 +475,16 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 		coll = log.coll;
 	if (coll < 0) {
 		if (log.coll_columns == NT_AMBIGUOUS)
-			fprintf(stderr, "ncfabric: %s: all_gather_perf or alltoall_perf (their columns are alike, and the log does not name its test): give --collective\n",
+			safe_eprintf(stderr, "ncfabric: %s: all_gather_perf or alltoall_perf (their columns are alike, and the log does not name its test): give --collective\n",
 				files[1]);
 		else
-			fprintf(stderr, "ncfabric: %s: the log does not say which test wrote it, nor do its columns: give --collective\n",
+			safe_eprintf(stderr, "ncfabric: %s: the log does not say which test wrote it, nor do its columns: give --collective\n",
 				files[1]);
 		nt_log_free(&log);
 		return EXIT_USAGE;
 	}
 	if (coll >= PATTERNS) {
-		fprintf(stderr, "ncfabric: %s: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv): nothing comparable\n",
+		safe_eprintf(stderr, "ncfabric: %s: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv): nothing comparable\n",
 			files[1], nt_test_name(coll));
 		nt_log_free(&log);
 		return EXIT_USAGE;
@@ -501,7 +504,7 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 	design_free(&d);
 	rc = out_close(out, f, &obuf);
 	if (low < 0) {
-		fprintf(stderr, "ncfabric: %s: nothing comparable\n", files[1]);
+		safe_eprintf(stderr, "ncfabric: %s: nothing comparable\n", files[1]);
 		return EXIT_USAGE;
 	}
 	return rc;
@@ -657,7 +660,7 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 			return usage_error("%s", err);
 	design_init(&d);
 	if (!template_build(t, &v, &x->shipped, &d, err, sizeof err)) {
-		fprintf(stderr, "ncfabric: %s\n", err);
+		safe_eprintf(stderr, "ncfabric: %s\n", err);
 		design_free(&d);
 		return EXIT_USAGE;
 	}
@@ -862,7 +865,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	char recovered[1200], rpath[1200];
 	int rc;
 	if (!so->script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
+		safe_eprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
 	}
 	if (file && strcmp(file, "-") && access(file, F_OK) != 0 && errno == ENOENT) {
@@ -896,19 +899,19 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		char *text = file_read(so->script, &len, err, sizeof err);
 		FILE *dump = stdout;
 		if (!text) {
-			fprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
+			safe_eprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
 			app_free(&app);
 			return EXIT_USAGE;
 		}
 		if (so->dump && strcmp(so->dump, "-") && !(dump = fopen(so->dump, "w"))) {
-			fprintf(stderr, "ncfabric: cannot write %s\n", so->dump);
+			safe_eprintf(stderr, "ncfabric: cannot write %s\n", so->dump);
 			free(text);
 			app_free(&app);
 			return EXIT_FAIL;
 		}
 		rc = script_run(&app, text, so->w, so->h, so->dump ? dump : NULL, err, sizeof err);
 		if (rc)
-			fprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
+			safe_eprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
 		if (dump != stdout && fclose(dump) != 0)
 			rc = EXIT_FAIL;
 		free(text);
@@ -917,11 +920,22 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	}
 	rc = term_run(&app, o, recovered, sizeof recovered);
 	if (recovered[0])
-		fprintf(stderr, "ncfabric: unsaved changes written to %s\n", recovered);
+		safe_eprintf(stderr, "ncfabric: unsaved changes written to %s\n", recovered);
 	app_free(&app);
 	return rc;
 }
 
+
+/* Output that did not reach standard output (a full disk, a closed pipe) is a failure said
+ * on stderr: 1, or 2 for diff, whose 1 means "the designs differ". */
+static int stdout_checked(int rc, bool diff)
+{
+	char err[200];
+	if (stream_finish(stdout, err, sizeof err))
+		return rc;
+	safe_eprintf(stderr, "ncfabric: cannot write to standard output: %s\n", err);
+	return diff ? EXIT_USAGE : EXIT_FAIL;
+}
 
 int main(int argc, char **argv)
 {
@@ -955,7 +969,7 @@ int main(int argc, char **argv)
 				optind = 0; /* getopt_long anew, over the subcommand's arguments */
 				rc = sub->run(&x, sargc, sargv);
 				catalog_free(&x.shipped);
-				return rc;
+				return stdout_checked(rc, strcmp(sub->name, "diff") == 0);
 			}
 			if (file)
 				return usage_error("one design at a time ('%s' is extra)", argv[optind]);
@@ -1012,5 +1026,5 @@ int main(int argc, char **argv)
 		return rc;
 	rc = cmd_interactive(&x, file, &topts, &sopts);
 	catalog_free(&x.shipped);
-	return rc;
+	return stdout_checked(rc, false);
 }
