@@ -141,7 +141,7 @@ tests-build: $(BIN) $(TEST_BINS) $(BUILD)/tests/libfailwrite.so $(BUILD)/tools/v
 test-run: tests-build check-layers
 	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; \
 	echo "== tests/cli.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/cli.sh || fail=1; \
-	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) sh tests/tmux.sh || fail=1; \
+	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/tmux.sh || fail=1; \
 	echo "== make validate"; NCFABRIC_CATALOG=share/catalog.yaml $(BUILD)/tools/validate tests/data/validate/points.yaml || fail=1; \
 	exit $$fail
 

@@ -4,6 +4,8 @@
 BIN=${NCF_BIN:-build/ncfabric}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# Recovery files of the built-in design go to the state directory: a private one.
+export XDG_STATE_HOME="$TMP/state"
 pass=0
 fail=0
 

@@ -862,7 +862,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 {
 	struct design d;
 	static struct app app;
-	char recovered[1200], rpath[1200];
+	char recovered[3000];
 	int rc;
 	if (!so->script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		safe_eprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
@@ -890,9 +890,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		app_init(&app, &d, &x->shipped, file);
 	}
 	app.mouse = o->mouse;
-	app_recovery_path(file, rpath, sizeof rpath);
-	if (access(rpath, R_OK) == 0)
-		app_offer_recovery(&app, rpath);
+	app_offer_recoveries(&app);
 	if (so->script) {
 		char err[400];
 		size_t len;
@@ -920,7 +918,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	}
 	rc = term_run(&app, o, recovered, sizeof recovered);
 	if (recovered[0])
-		safe_eprintf(stderr, "ncfabric: unsaved changes written to %s\n", recovered);
+		safe_eprintf(stderr, "ncfabric: %s\n", recovered);
 	app_free(&app);
 	return rc;
 }
