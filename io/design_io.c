@@ -96,7 +96,7 @@ bool design_save(const struct design *d, const char *path, char *err, size_t err
 	char *text = design_to_text(d, format_guess(path, "", 0));
 	bool ok;
 	if (!text) {
-		snprintf(err, errsz, "cannot format the design");
+		snprintf(err, errsz, "cannot format the design: %s", tree_write_problem());
 		return false;
 	}
 	ok = file_write_atomic(path, text, strlen(text), err, errsz);

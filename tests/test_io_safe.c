@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "io/design_io.h"
 #include "io/safetext.h"
+#include "io/codec.h"
 
 static char dir[64];
 
@@ -371,4 +372,17 @@ Test(safe, names_become_one_safe_path_component)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		cr_expect_str_eq(safe_filename(cases[i][0], buf, sizeof buf), cases[i][1], "'%s'", cases[i][0]);
 	cr_expect_eq(strlen(safe_filename("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", buf, 20)), 19);
+}
+
+/* Text the emitter refuses is an error with libyaml's reason, never an empty message. */
+Test(safe, a_tree_the_emitter_refuses_says_why)
+{
+	struct tnode *m = tnode_new(TN_MAP, 0, 0);
+	char *s;
+	tnode_add(m, "name", 0, 0, tnode_scalar("bad \xff byte", true));
+	s = tree_to_yaml(m);
+	cr_expect_null(s);
+	cr_expect_str_eq(tree_write_problem(), "a value is not valid UTF-8 text");
+	free(s);
+	tnode_free(m);
 }

@@ -10,6 +10,7 @@
 #include "io/diff.h"
 #include "io/report.h"
 #include "io/safetext.h"
+#include "io/codec.h"
 #include "io/units.h"
 #include "io/export.h"
 #include "io/nccltests.h"
@@ -666,8 +667,10 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 	}
 	text = design_to_text(&d, out && strcmp(out, "-") ? format_guess(out, "", 0) : FMT_YAML);
 	design_free(&d);
-	if (!text)
+	if (!text) {
+		safe_eprintf(stderr, "ncfabric: cannot format the design: %s\n", tree_write_problem());
 		return EXIT_FAIL;
+	}
 	return emit(out, text);
 }
 
