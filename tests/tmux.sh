@@ -196,8 +196,10 @@ if [ -n "$NCF_FAILWRITE" ] && [ -f "$NCF_FAILWRITE" ]; then
 	end
 fi
 
-# SIGTERM while the model computes (a design it finds hard): the handler writes the work
-# and restores the terminal at once, instead of after the computation.
+# SIGTERM right after an edit that recomputes: answered at once. The design below is the
+# issue's "28-line design that runs for hours" (it took hours before the engine's rewrite):
+# then SIGTERM came while the model computed, and the handler wrote the work and restored
+# the terminal itself (that path: tests/test_ui_recover.c); now the loop answers it.
 cat >"$TMP/hard.yaml" <<'EOF2'
 ncfabric: 1
 name: hard
