@@ -386,3 +386,25 @@ Test(safe, a_tree_the_emitter_refuses_says_why)
 	free(s);
 	tnode_free(m);
 }
+
+/* An export's own files: replaced as a save is (through links, keeping the mode), with no
+ * FILE~ beside them. */
+Test(safe, an_exports_files_are_replaced_without_a_backup)
+{
+	char err[600], *s;
+	struct stat st;
+	put_file(at("out.csv"), "old\n");
+	cr_assert_eq(chmod(at("out.csv"), 0640), 0);
+	cr_assert_eq(symlink("out.csv", at("link.csv")), 0);
+	cr_assert(file_replace(at("link.csv"), "new\n", 4, err, sizeof err), "%s", err);
+	s = get_file(at("out.csv"));
+	cr_expect_str_eq(s, "new\n");
+	free(s);
+	cr_assert_eq(lstat(at("link.csv"), &st), 0);
+	cr_expect(S_ISLNK(st.st_mode));
+	cr_assert_eq(stat(at("out.csv"), &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0640);
+	cr_expect_neq(access(at("out.csv~"), F_OK), 0, "no backup for an export's file");
+	cr_assert_not(file_replace(dir, "x", 1, err, sizeof err));
+	cr_expect(strstr(err, "is a directory: not overwritten"), "%s", err);
+}
