@@ -128,7 +128,7 @@ $(BUILD)/tests/fuzz/targets.o: tests/fuzz/targets.c
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c $< -o $@
 $(BUILD)/tests/io_tests: $(TEST_IO_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/targets.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
-$(BUILD)/tests/ui_tests: $(TEST_UI_SRC:%.c=$(BUILD)/%.o) $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+$(BUILD)/tests/ui_tests: $(TEST_UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/designer.o $(BUILD)/tests/fuzz/targets.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(CURSES_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 
 $(BUILD)/tests/libfailwrite.so: tests/fault/failwrite.c
@@ -141,7 +141,7 @@ tests-build: $(BIN) $(TEST_BINS) $(BUILD)/tests/libfailwrite.so $(BUILD)/tools/v
 test-run: tests-build check-layers
 	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; $$t --jobs 2 || fail=1; done; \
 	echo "== tests/cli.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/cli.sh || fail=1; \
-	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) sh tests/tmux.sh || fail=1; \
+	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/tmux.sh || fail=1; \
 	echo "== make validate"; NCFABRIC_CATALOG=share/catalog.yaml $(BUILD)/tools/validate tests/data/validate/points.yaml || fail=1; \
 	exit $$fail
 
@@ -157,7 +157,7 @@ golden: test-deps
 
 # --- fuzzing: libFuzzer (clang) with ASan and UBSan -------------------------
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := design_yaml design_json catalog nccltests set
+FUZZ_TARGETS := design_yaml design_json catalog nccltests set pipeline designer
 FUZZ_BUILD := build-fuzz
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 
@@ -166,12 +166,23 @@ $(BUILD)/fuzz/%: tests/fuzz/driver.c $(BUILD)/tests/fuzz/targets.o $(LIBIO) $(LI
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(WARN) $(EXTRA_CFLAGS) -fsanitize=fuzzer,address,undefined -DTARGET=fuzz_$* \
 	  $(filter-out tests/fuzz/driver.c,$^) tests/fuzz/driver.c $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
 
+# The designer target links the ui library; file writes and mkdir are wrapped so that the
+# fuzzer writes only plain names in its own directory (tests/fuzz/designer.c).
+$(BUILD)/tests/fuzz/designer.o: tests/fuzz/designer.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(PKG_CFLAGS) $(CFLAGS_ALL) $(if $(findstring fuzzer,$(EXTRA_CFLAGS)),-DNCF_FUZZ_SANDBOX) -c $< -o $@
+$(BUILD)/fuzz/designer: tests/fuzz/driver.c $(BUILD)/tests/fuzz/designer.o $(BUILD)/tests/fuzz/targets.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(WARN) $(EXTRA_CFLAGS) -fsanitize=fuzzer,address,undefined -DTARGET=fuzz_designer \
+	  $(filter-out tests/fuzz/driver.c,$^) tests/fuzz/driver.c -Wl,--wrap=file_write_atomic -Wl,--wrap=mkdir \
+	  $(CURSES_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
+
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 
 # Seed corpora: the examples and the hostile files; JSON forms made by the binary.
 fuzz-seeds: all
 	@mkdir -p $(FUZZ_BUILD)/seeds/design_yaml $(FUZZ_BUILD)/seeds/design_json $(FUZZ_BUILD)/seeds/catalog \
-	  $(FUZZ_BUILD)/seeds/nccltests $(FUZZ_BUILD)/seeds/set
+	  $(FUZZ_BUILD)/seeds/nccltests $(FUZZ_BUILD)/seeds/set $(FUZZ_BUILD)/seeds/pipeline $(FUZZ_BUILD)/seeds/designer
 	@cp share/examples/*.yaml tests/data/bad/*.yaml $(FUZZ_BUILD)/seeds/design_yaml/
 	@for f in share/examples/*.yaml; do $(BUILD)/ncfabric export $$f --format json \
 	  -o $(FUZZ_BUILD)/seeds/design_json/$$(basename $$f .yaml).json; done
@@ -183,6 +194,12 @@ fuzz-seeds: all
 	@cp tests/data/nccl/*.log $(FUZZ_BUILD)/seeds/nccltests/
 	@i=0; for s in units=4 servers=64 oversubscription=2 wiring=tor generation=xdr k=8 pods=3 gpu=b200 \
 	  leaf=sn5600 nics=2 racks=4 1G 128K 16g; do i=$$((i+1)); printf '\00%s' "$$s" > $(FUZZ_BUILD)/seeds/set/s$$i; done
+	@# pipeline: the first byte picks the format (even YAML, odd JSON) and the message size
+	@for f in share/examples/*.yaml; do (printf 'X'; cat $$f) > $(FUZZ_BUILD)/seeds/pipeline/$$(basename $$f .yaml).yaml; \
+	  (printf 'Y'; cat $(FUZZ_BUILD)/seeds/design_json/$$(basename $$f .yaml).json) > $(FUZZ_BUILD)/seeds/pipeline/$$(basename $$f .yaml).json; done
+	@# designer: design (0-3), width 40 + byte, height 12 + byte (\050\014: 80x24), then the script
+	@i=0; for f in tests/fuzz/designer/*.script; do for p in '\000\050\014' '\001\120\034' '\002\030\014' '\003\050\014'; do \
+	  i=$$((i+1)); (printf "$$p"; cat $$f) > $(FUZZ_BUILD)/seeds/designer/$$(basename $$f .script)-$$i; done; done
 
 fuzz: deps
 	@command -v clang >/dev/null 2>&1 || $(MAKE) --no-print-directory DEB_PKGS="clang libclang-rt-dev" deps
@@ -191,9 +208,9 @@ fuzz: deps
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes/$$t; \
 	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
-	  $(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-	    -artifact_prefix=$(FUZZ_BUILD)/crashes/$$t/ $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t 2>&1 | \
-	    grep -E 'DONE|Done|INITED|^==|SUMMARY|artifact' ; \
+	  $(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+	    -artifact_prefix=$(abspath $(FUZZ_BUILD))/crashes/$$t/ $(abspath $(FUZZ_BUILD))/corpus/$$t $(abspath $(FUZZ_BUILD))/seeds/$$t 2>&1 | \
+	    grep -E 'DONE|Done|INITED|^==|SUMMARY|artifact|stat::number_of_executed_units|stat::peak_rss' ; \
 	  if ls $(FUZZ_BUILD)/crashes/$$t/* >/dev/null 2>&1; then echo "fuzz $$t: crashes in $(FUZZ_BUILD)/crashes/$$t"; exit 1; fi; \
 	done
 

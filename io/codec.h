@@ -19,6 +19,8 @@ char *tree_to_yaml(const struct tnode *root);
 char *tree_to_yaml_doc(const struct tnode *root);
 char *tree_to_json(const struct tnode *root);
 char *tree_to_text(const struct tnode *root, enum file_format fmt);
+/* Why the last tree_to_yaml returned NULL (libyaml's own words), for messages. */
+const char *tree_write_problem(void);
 /* cJSON_Print of a cJSON tree (passed as void * to keep cJSON out of this header) with a
  * final newline, in memory the caller frees with free(); NULL on failure. */
 char *json_print_free(void *cjson);

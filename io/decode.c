@@ -27,6 +27,12 @@ static bool decode_field(const struct field *f, void *obj, const struct tnode *v
 			return false;
 		}
 		bool ok = true;
+		if (v->n > SCHEMA_MAX_LIST) {
+			const struct tnode *k = v->kids[SCHEMA_MAX_LIST];
+			diag_add_at(diag, NCF_ERROR, k->line, k->col, "more than %d %ss in '%s'", SCHEMA_MAX_LIST, f->sub->name,
+				    f->key);
+			return false;
+		}
 		for (i = 0; i < v->n; i++) {
 			void *el = vec_push(vec, f->sub->size);
 			schema_init(f->sub, el);

@@ -2,6 +2,7 @@
 #include "io/design_io.h"
 #include "model/topo.h"
 #include "io/codec.h"
+#include "io/safetext.h"
 #include "model/alloc.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -13,47 +14,6 @@
 
 extern const char ncf_builtin_catalog[], ncf_builtin_default[];
 extern const size_t ncf_builtin_catalog_len, ncf_builtin_default_len;
-
-char *file_read(const char *path, size_t *len, char *err, size_t errsz)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	if (!f) {
-		snprintf(err, errsz, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t got;
-		if (n + 65536 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536 * 2;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n > (size_t)NCF_MAX_FILE_BYTES) {
-			snprintf(err, errsz, "file larger than %ld MiB: not a design", NCF_MAX_FILE_BYTES / (1024 * 1024));
-			free(buf);
-			if (f != stdin)
-				fclose(f);
-			return NULL;
-		}
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errsz, "cannot read: %s", strerror(errno));
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return NULL;
-	}
-	if (f != stdin)
-		fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
 
 /* Give check problems (which carry a path) the position the tree knows for that path. */
 static void locate(struct ncf_diag *diag, size_t from, const struct tnode *root)
@@ -131,79 +91,12 @@ char *design_to_text(const struct design *d, enum file_format fmt)
 	return s;
 }
 
-static bool write_atomic(const char *path, const char *text, size_t len, bool backup, char *err, size_t errsz)
-{
-	char tmp[PATH_MAX], bak[PATH_MAX];
-	int fd;
-	size_t off = 0;
-	struct stat st;
-	mode_t mode = 0644;
-	if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp ||
-	    snprintf(bak, sizeof bak, "%s~", path) >= (int)sizeof bak) {
-		snprintf(err, errsz, "file name too long");
-		return false;
-	}
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errsz, "cannot create a file beside %s: %s", path, strerror(errno));
-		return false;
-	}
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			return false;
-		}
-		off += (size_t)w;
-	}
-	if (fchmod(fd, mode) != 0 || fsync(fd) != 0) {
-		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return false;
-	}
-	if (close(fd) != 0) {
-		snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return false;
-	}
-	/* One generation of backup: the previous version as FILE~. */
-	if (backup && access(path, F_OK) == 0) {
-		unlink(bak);
-		if (link(path, bak) != 0) {
-			/* Not fatal (e.g. a file system without hard links): keep going. */
-		}
-	}
-	if (rename(tmp, path) != 0) {
-		snprintf(err, errsz, "cannot replace %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return false;
-	}
-	return true;
-}
-
-bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz)
-{
-	return write_atomic(path, text, len, true, err, errsz);
-}
-
-bool file_replace(const char *path, const char *text, size_t len, char *err, size_t errsz)
-{
-	return write_atomic(path, text, len, false, err, errsz);
-}
-
 bool design_save(const struct design *d, const char *path, char *err, size_t errsz)
 {
 	char *text = design_to_text(d, format_guess(path, "", 0));
 	bool ok;
 	if (!text) {
-		snprintf(err, errsz, "cannot format the design");
+		snprintf(err, errsz, "cannot format the design: %s", tree_write_problem());
 		return false;
 	}
 	ok = file_write_atomic(path, text, strlen(text), err, errsz);
@@ -314,11 +207,12 @@ void diag_print(FILE *f, const char *file, const struct ncf_diag *diag, bool war
 		const char *sev = p->sev == NCF_WARNING ? "warning: " : "";
 		if (p->sev == NCF_WARNING && !warnings)
 			continue;
+		/* File names and messages may hold anything a file held: filtered (safetext.h). */
 		if (p->line)
-			fprintf(f, "ncfabric: %s:%d:%d: %s%s\n", file, p->line, p->col, sev, p->msg);
+			safe_eprintf(f, "ncfabric: %s:%d:%d: %s%s\n", file, p->line, p->col, sev, p->msg);
 		else if (p->path[0])
-			fprintf(f, "ncfabric: %s: %s: %s%s\n", file, p->path, sev, p->msg);
+			safe_eprintf(f, "ncfabric: %s: %s: %s%s\n", file, p->path, sev, p->msg);
 		else
-			fprintf(f, "ncfabric: %s: %s%s\n", file, sev, p->msg);
+			safe_eprintf(f, "ncfabric: %s: %s%s\n", file, sev, p->msg);
 	}
 }

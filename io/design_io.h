@@ -3,16 +3,15 @@
  * Loading is all or nothing: a file is read whole, parsed, decoded into a fresh design and
  * checked against the catalog; only if every step passes is the result handed back. On
  * failure the caller's design is untouched and diag holds the errors, each with the file's
- * line and column where one is known. Saving writes a temporary file beside the target,
- * flushes and fsyncs it, keeps the old file as FILE~, and renames the new one into place. */
+ * line and column where one is known. Saving goes through file_write_atomic (file.h): as vim
+ * saves, through links, keeping mode, owner and a backup FILE~. */
 #ifndef NCF_DESIGN_IO_H
 #define NCF_DESIGN_IO_H
 #include <stdio.h>
+#include "io/file.h"
 #include "io/parse.h"
 #include "model/design.h"
 
-/* Read a whole file (at most NCF_MAX_FILE_BYTES) into a NUL-terminated buffer. */
-char *file_read(const char *path, size_t *len, char *err, size_t errsz);
 
 /* Load a design from text or a file against the shipped catalog. Warnings of the design
  * check are added to diag too (they do not fail the load). */
@@ -26,10 +25,6 @@ bool design_load_default(const struct catalog *shipped, struct design *out, stru
 char *design_to_text(const struct design *d, enum file_format fmt);
 /* Atomic save to path (format from its name). Returns false with errno-style text in err. */
 bool design_save(const struct design *d, const char *path, char *err, size_t errsz);
-/* Write text to path atomically, keeping the old file as path~. */
-bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz);
-/* The same without the backup: for files an export owns (see export_files.c). */
-bool file_replace(const char *path, const char *text, size_t len, char *err, size_t errsz);
 
 bool catalog_load_text(const char *buf, size_t len, enum file_format fmt, struct catalog *out, struct ncf_diag *diag);
 bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *diag);

@@ -1,4 +1,5 @@
 #include "io/diff.h"
+#include "io/safetext.h"
 #include "io/codec.h"
 #include "io/units.h"
 #include <cJSON.h>
@@ -20,7 +21,16 @@ const char *change_text(const struct design_change *c, char *buf, size_t size)
 	return buf;
 }
 
+static void diff_text_raw(FILE *out, const struct diff_in *d);
+
 void diff_text(FILE *out, const struct diff_in *d)
+{
+	struct safe_capture cap;
+	diff_text_raw(safe_capture(&cap, out), d);
+	safe_release(&cap);
+}
+
+static void diff_text_raw(FILE *out, const struct diff_in *d)
 {
 	char line[400], size[32], va[48], vb[48], delta[64];
 	size_t i;

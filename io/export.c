@@ -225,10 +225,12 @@ static struct tnode *bom_tree(const struct design *d, const struct catalog *cat)
 
 char *export_text(const struct design *d, const struct catalog *cat, const char *format, char *err, size_t errsz)
 {
-	if (strcmp(format, "yaml") == 0)
-		return design_to_text(d, FMT_YAML);
-	if (strcmp(format, "json") == 0)
-		return design_to_text(d, FMT_JSON);
+	if (strcmp(format, "yaml") == 0 || strcmp(format, "json") == 0) {
+		char *s = design_to_text(d, format[0] == 'j' ? FMT_JSON : FMT_YAML);
+		if (!s)
+			snprintf(err, errsz, "cannot write the design as %s: %s", format, tree_write_problem());
+		return s;
+	}
 	if (strcmp(format, "bom-csv") == 0)
 		return bom_csv(d, cat);
 	if (strcmp(format, "bom-yaml") == 0 || strcmp(format, "bom-json") == 0) {
@@ -236,7 +238,7 @@ char *export_text(const struct design *d, const struct catalog *cat, const char 
 		char *s = tree_to_text(t, format[4] == 'j' ? FMT_JSON : FMT_YAML);
 		tnode_free(t);
 		if (!s)
-			snprintf(err, errsz, "the YAML emitter failed");
+			snprintf(err, errsz, "cannot write the bill of materials as %s: %s", format + 4, tree_write_problem());
 		return s;
 	}
 	if (strcmp(format, "dot") == 0)

@@ -1,4 +1,5 @@
 #include "io/nccltests.h"
+#include "io/safetext.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -372,7 +373,16 @@ static const char *redop_of(enum coll c)
 	return (c == COLL_ALLREDUCE || c == COLL_REDUCESCATTER || c == COLL_REDUCE) ? "sum" : "none";
 }
 
+static void nt_expect_raw(FILE *out, const struct metrics *m, const char *design, enum coll c, int job_algo);
+
 void nt_expect(FILE *out, const struct metrics *m, const char *design, enum coll c, int job_algo)
+{
+	struct safe_capture cap;
+	nt_expect_raw(safe_capture(&cap, out), m, design, c, job_algo);
+	safe_release(&cap);
+}
+
+static void nt_expect_raw(FILE *out, const struct metrics *m, const char *design, enum coll c, int job_algo)
 {
 	double sizes[40], total = 0;
 	int n = sweep_sizes(sizes, 40), k, counted = 0;
@@ -407,8 +417,20 @@ void nt_expect(FILE *out, const struct metrics *m, const char *design, enum coll
 	fprintf(out, "#\n");
 }
 
+static int nt_compare_raw(FILE *out, const struct metrics *m, const struct design *d, const struct nt_log *log,
+			  enum coll c, const char *logname);
+
 int nt_compare(FILE *out, const struct metrics *m, const struct design *d, const struct nt_log *log, enum coll c,
 	       const char *logname)
+{
+	struct safe_capture cap;
+	int rc = nt_compare_raw(safe_capture(&cap, out), m, d, log, c, logname);
+	safe_release(&cap);
+	return rc;
+}
+
+static int nt_compare_raw(FILE *out, const struct metrics *m, const struct design *d, const struct nt_log *log,
+			  enum coll c, const char *logname)
 {
 	const struct fabric *f = &m->fabric;
 	size_t i;

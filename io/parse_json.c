@@ -1,11 +1,16 @@
-/* parse_json.c: cJSON parses and checks the text; a scan of the same text then finds where
- * each key and value stands, so that errors can name a line and column. */
+/* parse_json.c: a first pass over the text holds it to the file limits and the text policy
+ * (depth, items, values, UTF-8, no NUL or raw control character in a string) in constant
+ * memory, so cJSON only ever parses a file that fits; cJSON then parses and checks the
+ * syntax, and a scan of the same text finds where each key and value stands, so that
+ * errors can name a line and column. */
 #include "io/parse.h"
 #include "model/alloc.h"
+#include "model/text.h"
 #include <cJSON.h>
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 
 /* Does the n bytes at p start with word? (p need not be NUL-terminated.) */
 static bool starts(const char *p, size_t n, const char *word)
@@ -62,15 +67,8 @@ static struct tnode *scan_children(struct cursor *c, const cJSON *item, int dept
 		int kl = 0, kc = 0;
 		skip_ws(c);
 		if (is_map) {
-			size_t idx;
 			kl = c->line;
 			kc = c->col;
-			if (tnode_get(n, kid->string, &idx)) {
-				diag_add_at(diag, NCF_ERROR, kl, kc, "duplicate key '%s' (first at line %d)", kid->string,
-					    n->kline[idx]);
-				tnode_free(n);
-				return NULL;
-			}
 			skip_string(c);
 			skip_ws(c);
 			adv(c); /* : */
@@ -93,6 +91,15 @@ static struct tnode *scan_children(struct cursor *c, const cJSON *item, int dept
 	}
 	skip_ws(c);
 	adv(c); /* } or ] */
+	if (is_map) {
+		size_t first, dup;
+		if (tnode_find_duplicate(n, &first, &dup)) {
+			diag_add_at(diag, NCF_ERROR, n->kline[dup], n->kcol[dup], "duplicate key '%s' (first at line %d)",
+				    n->keys[dup], n->kline[first]);
+			tnode_free(n);
+			return NULL;
+		}
+	}
 	return n;
 }
 
@@ -128,13 +135,122 @@ static struct tnode *scan(struct cursor *c, const cJSON *item, int depth, struct
 	return n;
 }
 
+static bool fail_at(const char *buf, size_t len, size_t off, struct ncf_diag *diag, const char *fmt, ...)
+	NCF_PRINTF(5, 6);
+static bool fail_at(const char *buf, size_t len, size_t off, struct ncf_diag *diag, const char *fmt, ...)
+{
+	int l, col;
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	text_position(buf, len, off, &l, &col);
+	diag_add_at(diag, NCF_ERROR, l, col, "%s", msg);
+	return false;
+}
+
+static bool hex4_is_zero(const char *p, size_t n)
+{
+	return n >= 4 && p[0] == '0' && p[1] == '0' && p[2] == '0' && p[3] == '0';
+}
+
+/* The first pass: limits and text policy, in O(depth) memory. Syntax is left to cJSON. */
+static bool json_precheck(const char *buf, size_t len, struct ncf_diag *diag)
+{
+	struct level {
+		bool object, expect_key;
+		long items;
+	} st[NCF_MAX_DEPTH + 1];
+	int depth = 0;
+	long nodes = 0;
+	size_t i = 0, k;
+	bool in_token = false;
+	const char *why;
+	uint32_t cp;
+#define VALUE_AT(off)                                                                                      \
+	do {                                                                                               \
+		if (++nodes > NCF_MAX_NODES)                                                               \
+			return fail_at(buf, len, (off), diag, "more than %d values in one file", NCF_MAX_NODES); \
+	} while (0)
+	while (i < len) {
+		unsigned char ch = (unsigned char)buf[i];
+		if (ch >= 0x80) {
+			if (!(k = utf8_decode(buf + i, len - i, &cp, &why)))
+				return fail_at(buf, len, i, diag, "not valid UTF-8 text: %s (byte 0x%02X)", why, ch);
+			if (!in_token)
+				VALUE_AT(i);
+			in_token = true;
+			i += k;
+			continue;
+		}
+		if (ch == '"') {
+			if (!(depth > 0 && st[depth - 1].object && st[depth - 1].expect_key))
+				VALUE_AT(i);
+			for (i++; i < len && buf[i] != '"';) {
+				ch = (unsigned char)buf[i];
+				if (ch == '\\') {
+					if (i + 1 < len && buf[i + 1] == 'u' && hex4_is_zero(buf + i + 2, len - i - 2))
+						return fail_at(buf, len, i, diag, "a NUL character (\\u0000) inside a string");
+					i += 2;
+				} else if (ch < 0x20) {
+					return fail_at(buf, len, i, diag,
+						       "a control character (U+%04X) inside a string: JSON strings must not hold one raw",
+						       ch);
+				} else if (ch >= 0x80) {
+					if (!(k = utf8_decode(buf + i, len - i, &cp, &why)))
+						return fail_at(buf, len, i, diag, "not valid UTF-8 text: %s (byte 0x%02X)", why, ch);
+					i += k;
+				} else {
+					i++;
+				}
+			}
+			i++;
+			in_token = false;
+			continue;
+		}
+		if (ch == '{' || ch == '[') {
+			VALUE_AT(i);
+			if (depth >= NCF_MAX_DEPTH)
+				return fail_at(buf, len, i, diag, "nested deeper than %d levels", NCF_MAX_DEPTH);
+			st[depth].object = ch == '{';
+			st[depth].expect_key = ch == '{';
+			st[depth].items = 0;
+			depth++;
+		} else if (ch == '}' || ch == ']') {
+			if (depth > 0)
+				depth--;
+		} else if (ch == ',') {
+			if (depth > 0) {
+				st[depth - 1].expect_key = st[depth - 1].object;
+				if (++st[depth - 1].items >= NCF_MAX_ITEMS)
+					return fail_at(buf, len, i + 1, diag, "more than %d items in one list or object",
+						       NCF_MAX_ITEMS);
+			}
+		} else if (ch == ':') {
+			if (depth > 0)
+				st[depth - 1].expect_key = false;
+		} else if (!strchr(" \t\r\n", ch)) {
+			if (!in_token)
+				VALUE_AT(i);
+			in_token = true;
+			i++;
+			continue;
+		}
+		in_token = false;
+		i++;
+	}
+#undef VALUE_AT
+	return true;
+}
+
 struct tnode *parse_json(const char *buf, size_t len, struct ncf_diag *diag)
 {
 	const char *end = NULL;
 	cJSON *json;
 	struct cursor c;
 	struct tnode *root;
-	if (!text_check_nul(buf, len, diag))
+	if (!text_check_nul(buf, len, diag) || !json_precheck(buf, len, diag))
 		return NULL;
 	json = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
 	if (json && end) {

@@ -53,7 +53,6 @@ static bool attach(struct frame *top, struct tnode *child, struct ncf_diag *diag
 		return true;
 	}
 	if (!top->key) {
-		size_t idx;
 		if (child->kind != TN_SCALAR) {
 			diag_add_at(diag, NCF_ERROR, child->line, child->col,
 				    "expected a key (a plain word), got %s", kind_name(child->kind));
@@ -66,12 +65,7 @@ static bool attach(struct frame *top, struct tnode *child, struct ncf_diag *diag
 			tnode_free(child);
 			return false;
 		}
-		if (tnode_get(top->node, child->text, &idx)) {
-			diag_add_at(diag, NCF_ERROR, child->line, child->col, "duplicate key '%s' (first at line %d)",
-				    child->text, top->node->kline[idx]);
-			tnode_free(child);
-			return false;
-		}
+		/* Repeated keys are found when the mapping ends (tnode_find_duplicate, O(n log n)). */
 		top->key = child->text;
 		top->kline = child->line;
 		top->kcol = child->col;
@@ -114,6 +108,7 @@ struct tnode *parse_yaml(const char *buf, size_t len, struct ncf_diag *diag)
 	yaml_event_t ev;
 	struct frame stack[NCF_MAX_DEPTH + 1];
 	int depth = 0, docs = 0;
+	long nodes = 0;
 	struct tnode *root = NULL;
 	bool ok = true, done = false;
 
@@ -134,6 +129,14 @@ struct tnode *parse_yaml(const char *buf, size_t len, struct ncf_diag *diag)
 		}
 		line = (int)ev.start_mark.line + 1;
 		col = (int)ev.start_mark.column + 1;
+		/* Limits hold while parsing: memory stays bounded whatever the file holds. */
+		if ((ev.type == YAML_SCALAR_EVENT || ev.type == YAML_SEQUENCE_START_EVENT ||
+		     ev.type == YAML_MAPPING_START_EVENT) && ++nodes > NCF_MAX_NODES) {
+			diag_add_at(diag, NCF_ERROR, line, col, "more than %d values in one file", NCF_MAX_NODES);
+			ok = false;
+			yaml_event_delete(&ev);
+			break;
+		}
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT:
 			done = true;
@@ -190,10 +193,19 @@ struct tnode *parse_yaml(const char *buf, size_t len, struct ncf_diag *diag)
 			break;
 		}
 		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
+		case YAML_MAPPING_END_EVENT: {
+			size_t first, dup;
 			n = stack[--depth].node;
 			free(stack[depth].key);
+			if (tnode_find_duplicate(n, &first, &dup)) {
+				diag_add_at(diag, NCF_ERROR, n->kline[dup], n->kcol[dup], "duplicate key '%s' (first at line %d)",
+					    n->keys[dup], n->kline[first]);
+				tnode_free(n);
+				n = NULL;
+				ok = false;
+			}
 			break;
+		}
 		default:
 			break;
 		}

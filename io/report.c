@@ -1,6 +1,7 @@
 #include "io/report.h"
 #include "io/codec.h"
 #include "io/units.h"
+#include "io/safetext.h"
 #include "model/alloc.h"
 #include <cJSON.h>
 #include <string.h>
@@ -32,7 +33,17 @@ static void print_power(FILE *out, const struct inventory *inv)
 		fprintf(out, "  rack units       not known\n");
 }
 
+static void report_text_raw(FILE *out, const struct report_in *r);
+
 void report_text(FILE *out, const struct report_in *r)
+{
+	/* Names, messages and file names are filtered on their way to the terminal. */
+	struct safe_capture cap;
+	report_text_raw(safe_capture(&cap, out), r);
+	safe_release(&cap);
+}
+
+static void report_text_raw(FILE *out, const struct report_in *r)
 {
 	const struct inventory *inv = r->inv;
 	const struct design *d = r->design;

@@ -2,6 +2,7 @@
 #include "model/alloc.h"
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 
 struct tnode *tnode_new(enum tkind kind, int line, int col)
 {
@@ -69,6 +70,41 @@ void tnode_free(struct tnode *n)
 	free(n->kcol);
 	free(n->text);
 	free(n);
+}
+
+static const struct tnode *sort_map;
+
+static int by_key(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sort_map->keys[i], sort_map->keys[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+bool tnode_find_duplicate(const struct tnode *map, size_t *first, size_t *dup)
+{
+	size_t *ix, i, best = SIZE_MAX, best_first = 0;
+	if (!map || map->kind != TN_MAP || map->n < 2)
+		return false;
+	ix = xmalloc(map->n * sizeof *ix);
+	for (i = 0; i < map->n; i++)
+		ix[i] = i;
+	sort_map = map;
+	qsort(ix, map->n, sizeof *ix, by_key);
+	sort_map = NULL;
+	/* In a run of equal keys the second in file order is the first repeat. */
+	for (i = 1; i < map->n; i++)
+		if (strcmp(map->keys[ix[i]], map->keys[ix[i - 1]]) == 0 &&
+		    (i < 2 || strcmp(map->keys[ix[i - 1]], map->keys[ix[i - 2]]) != 0) && ix[i] < best) {
+			best = ix[i];
+			best_first = ix[i - 1];
+		}
+	free(ix);
+	if (best == SIZE_MAX)
+		return false;
+	*first = best_first;
+	*dup = best;
+	return true;
 }
 
 bool tnode_locate(const struct tnode *root, const char *path, int *line, int *col)

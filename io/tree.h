@@ -28,6 +28,7 @@ struct tnode {
 #define NCF_MAX_FILE_BYTES (16L * 1024 * 1024)
 #define NCF_MAX_DEPTH 32
 #define NCF_MAX_ITEMS 100000
+#define NCF_MAX_NODES 250000   /* values (scalars, lists, mappings) in one file */
 
 struct tnode *tnode_new(enum tkind kind, int line, int col);
 struct tnode *tnode_scalar(const char *text, bool quoted);
@@ -36,6 +37,10 @@ void tnode_add(struct tnode *parent, const char *key, int kline, int kcol, struc
 /* Value of key in a map, or NULL; index of the key through idx when not NULL. */
 struct tnode *tnode_get(const struct tnode *map, const char *key, size_t *idx);
 void tnode_free(struct tnode *n);
+/* The earliest repeated key of a map: dup is the index of the first key that repeats an
+ * earlier one, first the index of that earlier one. Sorts the keys, so O(n log n) for a
+ * mapping of n keys whatever they are. False if every key is new. */
+bool tnode_find_duplicate(const struct tnode *map, size_t *first, size_t *dup);
 
 /* Position of the node a model path ("servers[0].nics[1].model") names, or of the nearest
  * ancestor that exists. Returns false if nothing on the path has a position. */

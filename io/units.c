@@ -1,5 +1,5 @@
 #include "io/units.h"
-#include <errno.h>
+#include "model/num.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,29 +7,39 @@
 
 bool parse_size(const char *s, double *bytes, char *err, size_t errsz)
 {
-	char *end;
+	char num[64], why[160];
+	size_t n = s ? strlen(s) : 0;
 	double v, mul = 1;
-	errno = 0;
-	if (!s || !*s || !((*s >= '0' && *s <= '9') || *s == '.')) {
+	enum num_status st;
+	if (!s || !*s || n >= sizeof num) {
 		snprintf(err, errsz, "expected a size such as 8, 128K, 1M or 16G, got '%s'", s ? s : "");
 		return false;
 	}
-	v = strtod(s, &end);
-	if (errno || !isfinite(v)) {
+	memcpy(num, s, n + 1);
+	if (n > 1 && (num[n - 1] == 'B' || num[n - 1] == 'b'))
+		num[--n] = '\0';
+	if (n > 1) {
+		switch (num[n - 1]) {
+		case 'K': case 'k': mul = 1024.0; break;
+		case 'M': case 'm': mul = 1024.0 * 1024; break;
+		case 'G': case 'g': mul = 1024.0 * 1024 * 1024; break;
+		case 'T': case 't': mul = 1024.0 * 1024 * 1024 * 1024; break;
+		default: break;
+		}
+		if (mul > 1)
+			num[--n] = '\0';
+	}
+	/* The number itself goes through the one strict parser (model/num.h). */
+	st = num_parse_real(num, &v, why, sizeof why);
+	if (st == NUM_RANGE) {
 		snprintf(err, errsz, "size '%s' is out of range", s);
 		return false;
 	}
-	switch (*end) {
-	case 'K': case 'k': mul = 1024.0; end++; break;
-	case 'M': case 'm': mul = 1024.0 * 1024; end++; break;
-	case 'G': case 'g': mul = 1024.0 * 1024 * 1024; end++; break;
-	case 'T': case 't': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
-	default: break;
-	}
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end) {
-		snprintf(err, errsz, "expected a size such as 8, 128K, 1M or 16G, got '%s'", s);
+	if (st == NUM_BAD || num[0] == '-' || num[0] == '+') {
+		if (st == NUM_BAD && !num_reason_generic(why))
+			snprintf(err, errsz, "expected a size such as 8, 128K, 1M or 16G, got '%s' (%s)", s, why);
+		else
+			snprintf(err, errsz, "expected a size such as 8, 128K, 1M or 16G, got '%s'", s);
 		return false;
 	}
 	v *= mul;
@@ -39,6 +49,22 @@ bool parse_size(const char *s, double *bytes, char *err, size_t errsz)
 	}
 	*bytes = floor(v);
 	return true;
+}
+
+bool parse_gpus(const char *s, long *gpus, char *err, size_t errsz)
+{
+	char why[160];
+	long long v = 0;
+	enum num_status st = num_parse_int(s ? s : "", &v, why, sizeof why);
+	if (st == NUM_OK && v >= 1 && v <= 100000000) {
+		*gpus = (long)v;
+		return true;
+	}
+	if (st == NUM_BAD && !num_reason_generic(why))
+		snprintf(err, errsz, "expected a whole number of GPUs, got '%s' (%s)", s ? s : "", why);
+	else
+		snprintf(err, errsz, "expected a whole number of GPUs from 1 to 100000000, got '%s'", s ? s : "");
+	return false;
 }
 
 const char *format_size(double bytes, char *buf, size_t size)

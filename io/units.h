@@ -6,6 +6,8 @@
 
 /* Parse a size; false with a message in err for anything else (negative, junk, > 1 TiB). */
 bool parse_size(const char *s, double *bytes, char *err, size_t errsz);
+/* A GPU count for --gpus: a whole number from 1 to 100000000 (model/num.h's rules). */
+bool parse_gpus(const char *s, long *gpus, char *err, size_t errsz);
 /* "1G", "128K", "8" when exact, else "%.3g" bytes; into buf. */
 const char *format_size(double bytes, char *buf, size_t size);
 

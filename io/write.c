@@ -1,10 +1,14 @@
 /* write.c: a tree printed as YAML (libyaml's emitter) or JSON (cJSON), deterministically. */
 #include "io/codec.h"
+#include "io/safetext.h"
 #include "model/alloc.h"
 #include <yaml.h>
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+
+static char write_problem[200]; /* why the last tree_to_yaml failed */
 
 struct sbuf {
 	char *p;
@@ -32,8 +36,11 @@ static int emit_node(yaml_emitter_t *e, const struct tnode *n)
 		/* A string that would read back as a number, boolean or null is quoted. */
 		int plain = !n->quoted || !scalar_is_special(n->text);
 		if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)n->text, (int)strlen(n->text), plain,
-						  !plain || n->quoted, YAML_ANY_SCALAR_STYLE))
+						  !plain || n->quoted, YAML_ANY_SCALAR_STYLE)) {
+			/* libyaml refuses a value that is not UTF-8 before the emitter sees it. */
+			snprintf(write_problem, sizeof write_problem, "a value is not valid UTF-8 text");
 			return 0;
+		}
 		return yaml_emitter_emit(e, &ev);
 	}
 	if (n->kind == TN_SEQ) {
@@ -67,6 +74,7 @@ static char *to_yaml(const struct tnode *root, bool explicit_start)
 	int ok;
 	if (!yaml_emitter_initialize(&e))
 		return NULL;
+	write_problem[0] = '\0';
 	yaml_emitter_set_output(&e, sbuf_write, &b);
 	yaml_emitter_set_unicode(&e, 1);
 	yaml_emitter_set_width(&e, -1);
@@ -77,6 +85,10 @@ static char *to_yaml(const struct tnode *root, bool explicit_start)
 	     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, !explicit_start) && yaml_emitter_emit(&e, &ev) &&
 	     emit_node(&e, root) && yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
 	     yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev) && yaml_emitter_flush(&e);
+	if (!ok && e.problem)
+		snprintf(write_problem, sizeof write_problem, "%s", e.problem);
+	else if (!ok && !write_problem[0])
+		snprintf(write_problem, sizeof write_problem, "the YAML emitter failed");
 	yaml_emitter_delete(&e);
 	if (!ok) {
 		free(b.p);
@@ -93,6 +105,11 @@ char *tree_to_yaml(const struct tnode *root)
 char *tree_to_yaml_doc(const struct tnode *root)
 {
 	return to_yaml(root, true);
+}
+
+const char *tree_write_problem(void)
+{
+	return write_problem[0] ? write_problem : "the text could not be formatted";
 }
 
 static cJSON *to_json(const struct tnode *n)
@@ -128,7 +145,8 @@ char *json_print_free(void *cjson)
 	strcpy(out, s);
 	strcat(out, "\n");
 	cJSON_free(s);
-	return out;
+	/* C1 controls, bidirectional overrides and stray bytes as \u escapes (safetext.h). */
+	return json_safe(out);
 }
 
 char *tree_to_json(const struct tnode *root)

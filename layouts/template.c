@@ -1,6 +1,6 @@
 /* template.c: the shipped templates. Each builder works through edit commands only. */
 #include "layouts/template.h"
-#include <errno.h>
+#include "model/num.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,6 +161,8 @@ static bool clos(struct editor *ed, const char *srv, long servers, int nics, int
 	long P, D, per_leaf, leaves, down, up, spines, total;
 	if (!ls)
 		return false;
+	if (servers < 1 || nics < 1)
+		return fail(err, errsz, "%ld servers with %d NICs each: a Clos needs at least one of each", servers, nics);
 	P = ls->ports;
 	D = (long)floor(P * ratio / (ratio + 1) + 1e-9);
 	if (D < 1)
@@ -351,6 +353,8 @@ static bool build_superpod(struct editor *ed, const struct tvalues *v, char *err
 	s.nic = nic_of[gen];
 	rails = s.nics > 0 ? s.nics : 8;
 	S = ival(v, SP_PER_UNIT) ? ival(v, SP_PER_UNIT) : sw->ports / 2;
+	if (S < 1 || sw->ports < 2)
+		return fail(err, errsz, "a %s has %d ports: too few for a non-blocking leaf", sw->name, sw->ports);
 	if (S * 2 > sw->ports)
 		return fail(err, errsz, "%ld servers per unit need %ld leaf ports (non-blocking), a %s has %d", S, 2 * S,
 			    sw->name, sw->ports);
@@ -428,6 +432,8 @@ static bool build_railonly(struct editor *ed, const struct tvalues *v, char *err
 	const struct cat_switch *sw = need_switch(ed, v->v[RO_LEAF], err, errsz);
 	if (!sw || !server_from(ed, v->v[RO_SERVER], &s, err, errsz))
 		return false;
+	if (s.nics < 1)
+		return fail(err, errsz, "a %s has no compute NICs to make rails of", s.model);
 	if (s.count > sw->ports)
 		return fail(err, errsz, "rail-only joins each rail on one switch: %d servers need %d ports, a %s has %d", s.count,
 			    s.count, sw->name, sw->ports);
@@ -627,12 +633,29 @@ bool template_set(const struct template *t, struct tvalues *v, const char *kv, c
 	if (strlen(val) >= sizeof v->v[0])
 		return fail(err, errsz, "template '%s', parameter '%s': value too long", t->name, key);
 	if (p->kind == TP_INT || p->kind == TP_NUM) {
-		char *end;
-		double d;
-		errno = 0;
-		d = strtod(val, &end);
-		if (!*val || *end || errno || d < p->min || d > p->max || (p->kind == TP_INT && d != floor(d)))
+		/* The one number parser of model/num.h: 0x10, 1e1 and 007 are refused with the fix. */
+		char why[160], canon[64];
+		enum num_status st;
+		long long iv = 0;
+		double dv = 0;
+		if (p->kind == TP_INT) {
+			st = num_parse_int(val, &iv, why, sizeof why);
+			dv = (double)iv;
+		} else {
+			st = num_parse_real(val, &dv, why, sizeof why);
+		}
+		if (st == NUM_BAD && !num_reason_generic(why))
+			return fail(err, errsz, "template '%s', parameter '%s': expected %s, got '%s' (%s)", t->name, key, range,
+				    val, why);
+		if (st != NUM_OK || dv < p->min || dv > p->max)
 			return fail(err, errsz, "template '%s', parameter '%s': expected %s, got '%s'", t->name, key, range, val);
+		/* Kept in a canonical form, so the builders read back exactly this number. */
+		if (p->kind == TP_INT)
+			snprintf(canon, sizeof canon, "%lld", iv);
+		else
+			num_format(dv, canon, sizeof canon);
+		snprintf(v->v[p - t->params], sizeof v->v[0], "%s", canon);
+		return true;
 	} else if (p->kind == TP_CHOICE) {
 		for (i = 0; p->choices[i] && strcmp(p->choices[i], val); i++)
 			;

@@ -229,28 +229,57 @@ static void unknown_part(struct ncf_diag *diag, const char *path, const char *wh
 		diag_add(diag, NCF_ERROR, path, "unknown %s '%s': not in the catalog", what, name);
 }
 
+struct named {
+	const char *name;
+	size_t order;
+};
+
+static int by_name_order(const void *x, const void *y)
+{
+	const struct named *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
 static void check_names(const struct design *d, struct ncf_diag *diag)
 {
-	/* Group names are unique across servers, domains and switches: bundles refer to them. */
+	/* Group names are unique across servers, domains and switches: bundles refer to them.
+	 * Repeats are found by sorting (a design may hold thousands of groups); each group
+	 * that repeats an earlier name names the first of them. */
 	const char *names[3] = { "servers", "domains", "switches" };
 	const struct vec *vs[3] = { &d->servers, &d->domains, &d->switches };
 	size_t sizes[3] = { sizeof(struct server_group), sizeof(struct domain_group), sizeof(struct switch_group) };
 	size_t offs[3] = { offsetof(struct server_group, name), offsetof(struct domain_group, name),
 			   offsetof(struct switch_group, name) };
-	size_t a, i, b, j;
+	size_t total = vs[0]->n + vs[1]->n + vs[2]->n, a, i, k = 0, *first;
+	struct named *all;
 	char path[128];
+	if (!total)
+		return;
+	all = xmalloc(total * sizeof *all);
+	first = xmalloc(total * sizeof *first);
 	for (a = 0; a < 3; a++)
-		for (i = 0; i < vs[a]->n; i++) {
+		for (i = 0; i < vs[a]->n; i++, k++) {
+			all[k].name = (const char *)vs[a]->v + i * sizes[a] + offs[a];
+			all[k].order = k;
+		}
+	qsort(all, total, sizeof *all, by_name_order);
+	for (k = 0; k < total; k++)
+		first[all[k].order] = k && !strcmp(all[k].name, all[k - 1].name) ? first[all[k - 1].order] : all[k].order;
+	for (a = 0, k = 0; a < 3; a++)
+		for (i = 0; i < vs[a]->n; i++, k++) {
 			const char *n = (const char *)vs[a]->v + i * sizes[a] + offs[a];
 			snprintf(path, sizeof path, "%s[%zu].name", names[a], i);
 			if (!n[0])
 				diag_add(diag, NCF_ERROR, path, "a group needs a name");
-			for (b = 0; b <= a; b++)
-				for (j = 0; j < (b == a ? i : vs[b]->n); j++)
-					if (strcmp(n, (const char *)vs[b]->v + j * sizes[b] + offs[b]) == 0)
-						diag_add(diag, NCF_ERROR, path, "duplicate group name '%s' (also %s[%zu])",
-							 n, names[b], j);
+			if (first[k] != k) {
+				size_t f = first[k], fa = f < vs[0]->n ? 0 : f < vs[0]->n + vs[1]->n ? 1 : 2;
+				size_t fi = f - (fa > 0 ? vs[0]->n : 0) - (fa > 1 ? vs[1]->n : 0);
+				diag_add(diag, NCF_ERROR, path, "duplicate group name '%s' (also %s[%zu])", n, names[fa], fi);
+			}
 		}
+	free(all);
+	free(first);
 }
 
 static void check_servers(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
@@ -546,6 +575,11 @@ static void check_job(const struct design *d, const struct catalog *cat, struct 
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	int before = diag->n_errors;
+	/* The checks below and the model rely on the schema's ranges (a bundle has at least
+	 * one link per member, ...): a design that breaks them is refused before any of it is
+	 * computed, whoever built it. */
+	if (schema_check(&design_schema, d, "", diag, 20))
+		return diag->n_errors - before;
 	check_names(d, diag);
 	check_servers(d, cat, diag);
 	check_domains(d, cat, diag);

@@ -1,9 +1,15 @@
 #include "model/schema.h"
 #include "model/vec.h"
 #include "model/alloc.h"
+#include "model/diag.h"
+#include "model/num.h"
+#include "model/text.h"
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 
 #define AT(obj, off) ((char *)(obj) + (off))
 #define CAT(obj, off) ((const char *)(obj) + (off))
@@ -239,10 +245,6 @@ bool field_is_empty(const struct field *f, const void *obj)
 }
 
 /* ---- scalars ---------------------------------------------------------------------- */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
-#include <limits.h>
 
 static bool is_int_text(const char *t)
 {
@@ -330,19 +332,18 @@ static const char *describe(const char *t, bool quoted, char *buf, size_t size)
 
 bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, char *err, size_t errsz)
 {
-	char buf[256], what[80];
+	char buf[256], what[80], why[160];
 	switch (f->type) {
 	case FT_INT: {
-		long long v;
-		char *end;
-		if (quoted || !is_int_text(t)) {
-			snprintf(err, errsz, "expected a whole number for '%s', got %s", f->key,
-				 describe(t, quoted, what, sizeof what));
+		long long v = 0;
+		enum num_status st = quoted ? NUM_BAD : num_parse_int(t, &v, why, sizeof why);
+		if (st == NUM_BAD) {
+			snprintf(err, errsz, "expected a whole number for '%s', got %s%s%s%s", f->key,
+				 describe(t, quoted, what, sizeof what), quoted || num_reason_generic(why) ? "" : " (",
+				 quoted || num_reason_generic(why) ? "" : why, quoted || num_reason_generic(why) ? "" : ")");
 			return false;
 		}
-		errno = 0;
-		v = strtoll(t, &end, 10);
-		if (errno == ERANGE || v < (long long)f->min || v > (long long)f->max) {
+		if (st == NUM_RANGE || v < (long long)f->min || v > (long long)f->max) {
 			snprintf(err, errsz, "'%s' must be from %.0f to %.0f, got %s", f->key, f->min, f->max, t);
 			return false;
 		}
@@ -350,10 +351,12 @@ bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, c
 		return true;
 	}
 	case FT_NUM: {
-		double v;
-		if (quoted || !is_num_text(t, &v)) {
-			snprintf(err, errsz, "expected a finite decimal number for '%s', got %s", f->key,
-				 describe(t, quoted, what, sizeof what));
+		double v = 0;
+		enum num_status st = quoted ? NUM_BAD : num_parse_real(t, &v, why, sizeof why);
+		if (st != NUM_OK) {
+			bool plain = quoted || st == NUM_RANGE || num_reason_generic(why);
+			snprintf(err, errsz, "expected a finite decimal number for '%s', got %s%s%s%s", f->key,
+				 describe(t, quoted, what, sizeof what), plain ? "" : " (", plain ? "" : why, plain ? "" : ")");
 			return false;
 		}
 		if (v < f->min || v > f->max) {
@@ -386,6 +389,10 @@ bool field_parse(const struct field *f, void *obj, const char *t, bool quoted, c
 		}
 		if (memchr(t, '\n', strlen(t)) && f->size < 256) {
 			snprintf(err, errsz, "'%s' must be one line", f->key);
+			return false;
+		}
+		if (!text_check(t, f->size >= 256, why, sizeof why)) {
+			snprintf(err, errsz, "'%s' must be plain text: %s", f->key, why);
 			return false;
 		}
 		strcpy(field_str(f, obj), t);
@@ -442,4 +449,86 @@ const char *field_format(const struct field *f, const void *obj, char *buf, size
 	default:
 		return "";
 	}
+}
+
+/* ---- invariants --------------------------------------------------------------------- */
+
+static int check_obj(const struct schema *s, const void *obj, const char *prefix, struct ncf_diag *diag, int limit)
+{
+	size_t i, j;
+	int bad = 0;
+	char path[128], why[160];
+	for (i = 0; i < s->nfields && bad < limit; i++) {
+		const struct field *f = &s->fields[i];
+		const char *p = CAT(obj, f->off);
+		snprintf(path, sizeof path, "%s%s", prefix, f->key);
+		switch (f->type) {
+		case FT_INT: {
+			int v = *(const int *)p;
+			if (v < f->min || v > f->max) {
+				diag_add(diag, NCF_ERROR, path, "'%s' must be from %.0f to %.0f, got %d", f->key, f->min, f->max, v);
+				bad++;
+			}
+			break;
+		}
+		case FT_NUM: {
+			double v = *(const double *)p;
+			if (!isfinite(v) || v < f->min || v > f->max) {
+				diag_add(diag, NCF_ERROR, path, "'%s' must be from %g to %g, got %g", f->key, f->min, f->max, v);
+				bad++;
+			}
+			break;
+		}
+		case FT_ENUM: {
+			int v = *(const int *)p, n = 0;
+			while (f->names[n])
+				n++;
+			if (v < 0 || v >= n) {
+				diag_add(diag, NCF_ERROR, path, "'%s' holds no known value (%d)", f->key, v);
+				bad++;
+			}
+			break;
+		}
+		case FT_BOOL:
+			break;
+		case FT_STR:
+			if (!memchr(p, '\0', f->size)) {
+				diag_add(diag, NCF_ERROR, path, "'%s' is longer than %zu characters", f->key, f->size - 1);
+				bad++;
+			} else if ((memchr(p, '\n', strlen(p)) && f->size < 256)) {
+				diag_add(diag, NCF_ERROR, path, "'%s' must be one line", f->key);
+				bad++;
+			} else if (!text_check(p, f->size >= 256, why, sizeof why)) {
+				diag_add(diag, NCF_ERROR, path, "'%s' must be plain text: %s", f->key, why);
+				bad++;
+			}
+			break;
+		case FT_LIST: {
+			const struct vec *v = (const struct vec *)p;
+			if (v->n > SCHEMA_MAX_LIST) {
+				diag_add(diag, NCF_ERROR, path, "more than %d entries in '%s'", SCHEMA_MAX_LIST, f->key);
+				bad++;
+				break;
+			}
+			for (j = 0; j < v->n && bad < limit; j++) {
+				char sub[128];
+				snprintf(sub, sizeof sub, "%s%s[%zu].", prefix, f->key, j);
+				bad += check_obj(f->sub, (const char *)v->v + j * f->sub->size, sub, diag, limit - bad);
+			}
+			break;
+		}
+		case FT_STRUCT: {
+			char sub[128];
+			snprintf(sub, sizeof sub, "%s%s.", prefix, f->key);
+			bad += check_obj(f->sub, p, sub, diag, limit - bad);
+			break;
+		}
+		}
+	}
+	return bad;
+}
+
+int schema_check(const struct schema *s, const void *obj, const char *prefix, struct ncf_diag *diag, int limit)
+{
+	return check_obj(s, obj, prefix ? prefix : "", diag, limit);
 }

@@ -16,6 +16,10 @@
 
 enum field_type { FT_INT, FT_NUM, FT_BOOL, FT_STR, FT_ENUM, FT_LIST, FT_STRUCT };
 
+/* Entries a list of a design or a catalog may hold (groups, bundles, notes, parts): a
+ * design is small even when its cluster is huge, and every check stays fast. */
+#define SCHEMA_MAX_LIST 4096
+
 #define FF_REQUIRED 1u   /* a file must give it */
 #define FF_OPTIONAL 2u   /* not written when empty, zero or false */
 
@@ -82,6 +86,14 @@ const char *field_format(const struct field *f, const void *obj, char *buf, size
 bool scalar_is_special(const char *text);
 /* Shortest decimal form of v that reads back to exactly v ("%.17g" at most). */
 const char *num_format(double v, char *buf, size_t size);
+
+/* Hold obj to the rules a file is held to, whatever built it (a template, an edit, a
+ * form): numbers finite and in range, enums known, strings within their buffers and
+ * plain text (model/text.h). The model's arithmetic relies on these invariants (a count
+ * of links per member is at least 1, ...). Adds one error per bad field, at most
+ * `limit` in all, with its path (prefix, then "servers[2].name"); returns how many. */
+struct ncf_diag;
+int schema_check(const struct schema *s, const void *obj, const char *prefix, struct ncf_diag *diag, int limit);
 
 /* Is the field at its "empty" value (zero, false, "", no elements)? */
 bool field_is_empty(const struct field *f, const void *obj);

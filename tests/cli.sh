@@ -4,6 +4,8 @@
 BIN=${NCF_BIN:-build/ncfabric}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# Recovery files of the built-in design go to the state directory: a private one.
+export XDG_STATE_HOME="$TMP/state"
 pass=0
 fail=0
 
@@ -424,6 +426,124 @@ has "broken catalog message" "$TMP/err" "ncfabric: $TMP/cat.yaml:3:9: expected a
 cp "$BIN" "$TMP/ncfabric-elsewhere"
 expect "runs from anywhere with the built-in catalog" 0 "$TMP/ncfabric-elsewhere" report --json
 has "built-in catalog named" "$TMP/out" '"catalog":	"built-in"'
+
+# Saving as vim does: through links, keeping mode, owner and hard links, never onto a
+# directory, never destroying FILE~ on a failure.
+E=share/examples
+mkdir -p "$TMP/sv"
+cp $E/pcie-box.yaml "$TMP/sv/real.yaml"
+ln -s real.yaml "$TMP/sv/link.yaml"
+expect "save onto a symlink" 0 "$BIN" export $E/dgx-h100-1su.yaml --format yaml -o "$TMP/sv/link.yaml"
+if [ -L "$TMP/sv/link.yaml" ] && [ "$(readlink "$TMP/sv/link.yaml")" = real.yaml ]; then ok "the symlink stays a symlink"; else bad "the symlink was replaced" "$(ls -l "$TMP/sv")"; fi
+has "the link's target holds the new design" "$TMP/sv/real.yaml" "name: dgx-h100-1su"
+has "the old target is the backup" "$TMP/sv/real.yaml~" "name: pcie-box"
+ln -s missing.yaml "$TMP/sv/dangling.yaml"
+expect "save onto a dangling symlink" 0 "$BIN" export $E/pcie-box.yaml --format yaml -o "$TMP/sv/dangling.yaml"
+if [ -L "$TMP/sv/dangling.yaml" ] && [ -f "$TMP/sv/missing.yaml" ]; then ok "a dangling link's target is created"; else bad "dangling link" "$(ls -l "$TMP/sv")"; fi
+cp $E/pcie-box.yaml "$TMP/sv/a.yaml"
+ln "$TMP/sv/a.yaml" "$TMP/sv/b.yaml"
+ino=$(stat -c %i "$TMP/sv/a.yaml")
+expect "save onto a hard-linked file" 0 "$BIN" export $E/dgx-h100-1su.yaml --format yaml -o "$TMP/sv/a.yaml"
+if [ "$(stat -c '%i %h' "$TMP/sv/a.yaml")" = "$ino 2" ] && cmp -s "$TMP/sv/a.yaml" "$TMP/sv/b.yaml"; then ok "the hard link holds: both names show the new design"; else bad "the hard link broke" "$(stat -c '%n %i %h' "$TMP/sv/a.yaml" "$TMP/sv/b.yaml")"; fi
+has "the other name has the new design" "$TMP/sv/b.yaml" "name: dgx-h100-1su"
+has "a hard-linked file is backed up too" "$TMP/sv/a.yaml~" "name: pcie-box"
+cp $E/pcie-box.yaml "$TMP/sv/private.yaml"
+chmod 600 "$TMP/sv/private.yaml"
+expect "save onto a 0600 file" 0 "$BIN" export $E/dgx-h100-1su.yaml --format yaml -o "$TMP/sv/private.yaml"
+if [ "$(stat -c %a "$TMP/sv/private.yaml")" = 600 ] && [ "$(stat -c %a "$TMP/sv/private.yaml~")" = 600 ]; then ok "mode 0600 stays 0600 (and its backup too)"; else bad "mode not kept" "$(stat -c '%n %a' "$TMP/sv/private.yaml" "$TMP/sv/private.yaml~")"; fi
+if [ "$(id -u)" = 0 ]; then
+	cp $E/pcie-box.yaml "$TMP/sv/theirs.yaml"
+	chown 1234:4321 "$TMP/sv/theirs.yaml"
+	expect "save onto someone else's file (as root)" 0 "$BIN" export $E/dgx-h100-1su.yaml --format yaml -o "$TMP/sv/theirs.yaml"
+	if [ "$(stat -c %u:%g "$TMP/sv/theirs.yaml")" = 1234:4321 ]; then ok "the owner is kept"; else bad "the owner changed" "$(stat -c '%n %u:%g' "$TMP/sv/theirs.yaml")"; fi
+fi
+mkdir "$TMP/sv/dir.yaml"
+echo "an old backup" >"$TMP/sv/dir.yaml~"
+expect "save onto a directory fails" 1 "$BIN" export $E/pcie-box.yaml --format yaml -o "$TMP/sv/dir.yaml"
+has "the directory is refused" "$TMP/err" "ncfabric: $TMP/sv/dir.yaml is a directory: not overwritten"
+has "a save onto a directory keeps FILE~" "$TMP/sv/dir.yaml~" "an old backup"
+if [ -n "$NCF_FAILWRITE" ] && [ -f "$NCF_FAILWRITE" ]; then
+	# A full disk while writing a hard-linked file in place: the file and FILE~ stay.
+	cp "$TMP/sv/a.yaml" "$TMP/sv/a.orig"
+	cp "$TMP/sv/a.yaml~" "$TMP/sv/a.bak"
+	NCF_FAILWRITE_SUFFIX=/a.yaml LD_PRELOAD="$(realpath "$NCF_FAILWRITE")" ASAN_OPTIONS=verify_asan_link_order=0 \
+		"$BIN" export $E/pcie-box.yaml --format yaml -o "$TMP/sv/a.yaml" >"$TMP/out" 2>"$TMP/err" </dev/null
+	st=$?
+	if [ $st = 1 ]; then ok "a full disk fails an in-place save (exit 1)"; else bad "in-place full disk (exit $st)"; fi
+	has "in-place failure message" "$TMP/err" "ncfabric: cannot write $TMP/sv/a.yaml: No space left on device (it is unchanged)"
+	if cmp -s "$TMP/sv/a.yaml" "$TMP/sv/a.orig" && cmp -s "$TMP/sv/a.yaml~" "$TMP/sv/a.bak"; then ok "a failed in-place save keeps the file and FILE~"; else bad "a failed in-place save changed the file or FILE~"; fi
+	if ls "$TMP"/sv/a.yaml~.tmp-* >/dev/null 2>&1; then bad "a temporary backup was left behind"; else ok "no temporary backup left behind"; fi
+	# A full disk on a rename save: FILE~ is not replaced by a failed save.
+	cp "$TMP/sv/real.yaml~" "$TMP/sv/real.bak"
+	LD_PRELOAD="$(realpath "$NCF_FAILWRITE")" ASAN_OPTIONS=verify_asan_link_order=0 \
+		"$BIN" export $E/pcie-box.yaml --format yaml -o "$TMP/sv/real.yaml" >"$TMP/out" 2>"$TMP/err" </dev/null
+	if cmp -s "$TMP/sv/real.yaml~" "$TMP/sv/real.bak"; then ok "a failed save never destroys FILE~"; else bad "a failed save replaced FILE~"; fi
+fi
+
+# A device node is written into, never renamed or replaced: /dev/null itself in a private
+# mount namespace (a tmpfs over /dev holding a null of its own), else a node of the test's own.
+devtest='out=$1; shift; "$@" -o "$out" && [ -c "$out" ] && [ ! -e "$out~" ] && ! ls "$out".tmp-* >/dev/null 2>&1'
+if [ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null; then
+	if unshare -m --propagation private sh -c 'mount -t tmpfs tmpfs /dev && mknod -m 666 /dev/null c 1 3 && '"$devtest" sh /dev/null \
+		"$(realpath "$BIN")" export $E/pcie-box.yaml --format yaml >"$TMP/out" 2>"$TMP/err"; then
+		ok "export -o /dev/null (private mount namespace): /dev/null stays a device, no /dev/null~"
+	else
+		bad "export -o /dev/null in a private mount namespace" "$(cat "$TMP/err")"
+	fi
+elif [ "$(id -u)" = 0 ] && mknod -m 666 "$TMP/null" c 1 3 2>/dev/null; then
+	if sh -c "$devtest" sh "$TMP/null" "$BIN" export $E/pcie-box.yaml --format yaml >"$TMP/out" 2>"$TMP/err"; then
+		ok "export -o a device node of the test's own: it stays a device, no FILE~"
+	else
+		bad "export -o a device node" "$(cat "$TMP/err")"
+	fi
+else
+	echo "[SKIP] saving onto a device node: needs root (unshare -m or mknod); not run"
+fi
+mkfifo "$TMP/in.fifo"
+expect "a FIFO with no writer is refused, not waited on" 2 timeout 10 "$BIN" report "$TMP/in.fifo"
+has "FIFO message" "$TMP/err" "ncfabric: $TMP/in.fifo: a FIFO with nothing written to it"
+expect "a device as input is refused" 2 timeout 10 "$BIN" report /dev/zero
+has "device message" "$TMP/err" "ncfabric: /dev/zero: a character device, not a design file"
+expect "a pipe as input is read" 0 sh -c "cat $E/pcie-box.yaml | \"$BIN\" report /dev/stdin | grep -q pcie-box"
+expect "a FIFO with no reader fails the export" 1 timeout 10 "$BIN" export $E/pcie-box.yaml --format yaml -o "$TMP/in.fifo"
+has "FIFO output message" "$TMP/err" "ncfabric: cannot write $TMP/in.fifo: a FIFO that no process reads"
+
+# Strict numbers: 0x10, 007 and 1e1 are refused with the reason, in --set as in files.
+expect "--set servers=0x10" 2 "$BIN" new --template leaf-spine --set servers=0x10
+has "--set hexadecimal message" "$TMP/err" "ncfabric: template 'leaf-spine', parameter 'servers': expected a whole number from 2 to 100000, got '0x10' (hexadecimal: write 16)"
+expect "--set nics=0x1" 2 "$BIN" new --template leaf-spine --set nics=0x1
+has "--set nics=0x1 message" "$TMP/err" "got '0x1' (hexadecimal: write 1)"
+expect "--set units=1e1" 2 "$BIN" new --template superpod --set units=1e1
+has "--set exponent message" "$TMP/err" "ncfabric: template 'superpod', parameter 'units': expected a whole number from 1 to 128, got '1e1' (an exponent: write 10)"
+expect "--set units=007" 2 "$BIN" new --template superpod --set units=007
+has "--set leading zero message" "$TMP/err" "ncfabric: template 'superpod', parameter 'units': expected a whole number from 1 to 128, got '007' (a leading zero, octal to some readers: write 7)"
+expect "--set oversubscription=1e1 is ten" 0 "$BIN" new --template leaf-spine --set oversubscription=1e1 --set servers=40 -o "$TMP/os.yaml"
+expect "--size 0x10" 2 "$BIN" report --size 0x10
+has "--size hexadecimal message" "$TMP/err" "ncfabric: report --size: expected a size such as 8, 128K, 1M or 16G, got '0x10' (hexadecimal: write 16)"
+expect "--gpus 08" 2 "$BIN" report --gpus 08
+has "--gpus leading zero message" "$TMP/err" "ncfabric: report --gpus: expected a whole number of GPUs, got '08' (a leading zero, octal to some readers: write 8)"
+
+# Terminal safety: what a file or the command line holds is shown escaped.
+expect "an escape sequence in a file name" 2 "$BIN" report "$(printf '%s/x\033]0;pwned\007y.yaml' "$TMP")"
+has "the file name is escaped" "$TMP/err" "ncfabric: $TMP/x\\x1B]0;pwned\\x07y.yaml: cannot open: No such file or directory"
+if grep -q "$(printf '\033')" "$TMP/err"; then bad "an ESC reached the terminal"; else ok "no ESC reaches the terminal"; fi
+expect "an escape sequence in a key" 2 "$BIN" report tests/data/bad/escape-in-key.json
+if grep -q "$(printf '\033')" "$TMP/err"; then bad "the key's ESC reached the terminal"; else ok "the key is escaped"; fi
+printf 'ncfabric: 1\nname: mirror\ndescription: "turned \342\200\256around"\n' >"$TMP/bidi.yaml"
+expect "a bidirectional override in a description" 0 "$BIN" report "$TMP/bidi.yaml"
+has "report shows the override escaped" "$TMP/out" "  turned \\u202Earound"
+cp "$TMP/bidi.yaml" "$TMP/$(printf 'c1\302\233x').yaml"
+expect "report --json of a file whose name holds a C1 control" 0 "$BIN" report --json "$TMP/$(printf 'c1\302\233x').yaml"
+has "JSON escapes the C1 control" "$TMP/out" 'c1\u009Bx.yaml'
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["file"].endswith("c1\u009bx.yaml") and r["design"]=="mirror"' "$TMP/out" \
+	&& ok "the escaped JSON reads back to the same value" || bad "escaped JSON reads back"
+
+# Write errors on standard output are failures, said on stderr.
+expect "report --json > /dev/full" 1 sh -c "\"$BIN\" report --json > /dev/full"
+has "/dev/full message" "$TMP/err" "ncfabric: cannot write to standard output: "
+expect "report > /dev/full" 1 sh -c "\"$BIN\" report > /dev/full"
+expect "export to stdout > /dev/full" 1 sh -c "\"$BIN\" export $E/pcie-box.yaml --format json > /dev/full"
+expect "diff > /dev/full is trouble (2)" 2 sh -c "\"$BIN\" diff $E/pcie-box.yaml $E/pcie-box.yaml > /dev/full"
 
 # diff: 0 same, 1 different, 2 trouble
 expect "diff of a design with itself" 0 "$BIN" diff share/examples/reference-case.yaml share/examples/reference-case.yaml

@@ -8,7 +8,16 @@
 #include "io/design_io.h"
 #include "tests/fuzz/targets.h"
 
+static int replay_prefixed(const char *dir, int (*fn)(const uint8_t *, size_t), char prefix);
+
 static int replay(const char *dir, int (*fn)(const uint8_t *, size_t))
+{
+	return replay_prefixed(dir, fn, 0);
+}
+
+/* With prefix, each input is fed with that byte before it (the pipeline target's format
+ * byte: 'X' YAML, 'Y' JSON). */
+static int replay_prefixed(const char *dir, int (*fn)(const uint8_t *, size_t), char prefix)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -24,7 +33,15 @@ static int replay(const char *dir, int (*fn)(const uint8_t *, size_t))
 		buf = file_read(path, &len, err, sizeof err);
 		if (!buf)
 			continue;
-		fn((const uint8_t *)buf, len);
+		if (prefix) {
+			char *p = malloc(len + 1);
+			p[0] = prefix;
+			memcpy(p + 1, buf, len);
+			fn((const uint8_t *)p, len + 1);
+			free(p);
+		} else {
+			fn((const uint8_t *)buf, len);
+		}
 		free(buf);
 		n++;
 	}
@@ -44,5 +61,9 @@ Test(fuzz, regressions_and_seeds_replay_clean)
 	n += replay("tests/data/bad", fuzz_design_yaml);
 	n += replay("tests/data/bad", fuzz_design_json);
 	n += replay("tests/data/nccl", fuzz_nccltests);
+	n += replay("tests/fuzz/regressions/pipeline", fuzz_pipeline);
+	n += replay_prefixed("share/examples", fuzz_pipeline, 'X');
+	n += replay_prefixed("tests/data/bad", fuzz_pipeline, 'X');
+	n += replay_prefixed("tests/data/bad", fuzz_pipeline, 'Y');
 	cr_assert_gt(n, 40, "replayed %d inputs", n);
 }

@@ -305,3 +305,75 @@ Test(templates, every_template_places_without_overlap)
 		design_free(&d);
 	}
 }
+
+/* --set goes through the one number parser: 0x10, 1e1 and 007 are refused with the fix
+ * (they used to be built as 0 and 1), and an accepted number is kept as written exactly. */
+Test(templates, set_numbers_are_strict)
+{
+	const struct template *t = template_find("leaf-spine");
+	struct tvalues v;
+	char err[600];
+	template_defaults(t, &v);
+	cr_assert_not(template_set(t, &v, "servers=0x10", &shipped, err, sizeof err));
+	cr_expect_str_eq(err, "template 'leaf-spine', parameter 'servers': expected a whole number from 2 to 100000, got '0x10' (hexadecimal: write 16)");
+	cr_assert_not(template_set(t, &v, "nics=0x1", &shipped, err, sizeof err));
+	cr_expect_str_eq(err, "template 'leaf-spine', parameter 'nics': expected a whole number from 1 to 16, got '0x1' (hexadecimal: write 1)");
+	cr_assert_not(template_set(t, &v, "servers=007", &shipped, err, sizeof err));
+	cr_expect_str_eq(err, "template 'leaf-spine', parameter 'servers': expected a whole number from 2 to 100000, got '007' (a leading zero, octal to some readers: write 7)");
+	cr_assert_not(template_set(t, &v, "oversubscription=0x2", &shipped, err, sizeof err));
+	cr_expect_str_eq(err, "template 'leaf-spine', parameter 'oversubscription': expected a number from 1 to 16, got '0x2' (hexadecimal: write 2)");
+	cr_assert(template_set(t, &v, "oversubscription=1e1", &shipped, err, sizeof err), "%s", err);
+	cr_expect_str_eq(v.v[7], "10", "a real 1e1 is ten, kept as 10");
+	cr_assert(template_set(t, &v, "servers=+40", &shipped, err, sizeof err), "%s", err);
+	cr_expect_str_eq(v.v[0], "40");
+	t = template_find("superpod");
+	template_defaults(t, &v);
+	cr_assert_not(template_set(t, &v, "units=1e1", &shipped, err, sizeof err));
+	cr_expect_str_eq(err, "template 'superpod', parameter 'units': expected a whole number from 1 to 128, got '1e1' (an exponent: write 10)");
+	cr_expect_str_eq(v.v[0], "1", "a refused value leaves the default");
+}
+
+/* Templates trust no catalog: parts a --catalog file may describe (a server without
+ * compute NICs, a one-port switch) are refused with a reason, never divided by. */
+Test(templates, odd_catalog_parts_are_refused_not_divided_by)
+{
+	struct catalog cat;
+	struct cat_server *srv;
+	struct cat_switch *sw;
+	struct tvalues v;
+	struct design d;
+	char err[600];
+	const struct template *t;
+	size_t i;
+	memset(&cat, 0, sizeof cat);
+	catalog_merge(&cat, &shipped, &(struct catalog){ 0 });
+	for (i = 0; i < cat.servers.n; i++) {
+		srv = &VEC_AT(cat.servers, struct cat_server, i);
+		if (!strcmp(srv->name, "dgx-h100"))
+			srv->compute_nics = 0;
+	}
+	for (i = 0; i < cat.switches.n; i++) {
+		sw = &VEC_AT(cat.switches, struct cat_switch, i);
+		if (!strcmp(sw->name, "qm9700"))
+			sw->ports = 1;
+	}
+	t = template_find("rail-only");
+	template_defaults(t, &v);
+	design_init(&d);
+	cr_assert_not(template_build(t, &v, &cat, &d, err, sizeof err));
+	cr_expect_str_eq(err, "template 'rail-only': a dgx-h100 has no compute NICs to make rails of");
+	design_free(&d);
+	t = template_find("superpod");
+	template_defaults(t, &v);
+	design_init(&d);
+	cr_assert_not(template_build(t, &v, &cat, &d, err, sizeof err));
+	cr_expect_str_eq(err, "template 'superpod': a qm9700 has 1 ports: too few for a non-blocking leaf");
+	design_free(&d);
+	t = template_find("leaf-spine");
+	template_defaults(t, &v);
+	design_init(&d);
+	cr_assert_not(template_build(t, &v, &cat, &d, err, sizeof err));
+	cr_expect_str_eq(err, "template 'leaf-spine': a qm9700 has 1 ports: none left for servers at 1:1");
+	design_free(&d);
+	catalog_free(&cat);
+}

@@ -176,3 +176,42 @@ Test(design, pcie_rates)
 	cr_assert_float_eq(pcie_GBps(5, 16), 63.008, 1e-9);
 	cr_assert_eq(pcie_GBps(0, 16), 0);
 }
+
+/* Many groups: lookups go through a sorted index, which must never give a wrong answer,
+ * even when a group is renamed in place (the index is then stale) or names repeat. */
+Test(design, name_lookups_on_many_groups_stay_right)
+{
+	struct design big;
+	size_t i, at;
+	design_init(&big);
+	for (i = 0; i < 40; i++) {
+		struct switch_group *s = vec_push(&big.switches, sizeof *s);
+		schema_init(&switch_group_schema, s);
+		snprintf(s->name, sizeof s->name, "sw%02zu", i);
+		s->count = (int)i + 1;
+	}
+	cr_assert_eq(design_find(&big, "sw17", &at), GK_SWITCH);
+	cr_expect_eq(at, 17);
+	cr_expect_eq(design_group_count(&big, "sw39"), 40);
+	cr_expect_eq(design_find(&big, "nope", &at), GK_NONE);
+	/* Renamed in place: the old name is gone, the new one found. */
+	snprintf(DESIGN_SWITCH(&big, 17)->name, sizeof DESIGN_SWITCH(&big, 17)->name, "renamed");
+	cr_expect_eq(design_find(&big, "sw17", &at), GK_NONE);
+	cr_assert_eq(design_find(&big, "renamed", &at), GK_SWITCH);
+	cr_expect_eq(at, 17);
+	/* A repeated name: the first in file order, as a scan finds it. */
+	snprintf(DESIGN_SWITCH(&big, 30)->name, sizeof DESIGN_SWITCH(&big, 30)->name, "sw05");
+	cr_assert_eq(design_find(&big, "sw05", &at), GK_SWITCH);
+	cr_expect_eq(at, 5);
+	cr_assert_gt(design_check(&big, &cat, &diag), 0);
+	{
+		size_t k;
+		bool named = false;
+		for (k = 0; k < diag_count(&diag); k++)
+			if (!strcmp(diag_get(&diag, k)->msg, "duplicate group name 'sw05' (also switches[5])") &&
+			    !strcmp(diag_get(&diag, k)->path, "switches[30].name"))
+				named = true;
+		cr_expect(named, "the repeat names the first");
+	}
+	design_free(&big);
+}

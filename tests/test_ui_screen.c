@@ -278,7 +278,9 @@ Test(screen, lesson_pages_build_and_fill_every_field)
 	cr_assert_float_eq(app.metrics.work.efficiency, eff[0], 1e-12, "back on page 1: the same numbers again");
 	free(screen("<Esc>", 80, 24));
 	cr_assert_eq(app.mode, MODE_CANVAS);
-	cr_assert_str_eq(app.design.name, "reference-case", "the design stays");
+	cr_assert_str_eq(app.design.name, "dgx-h100-1su", "the lesson gives the user's design back");
+	cr_assert_str_eq(app.file, "share/examples/dgx-h100-1su.yaml");
+	cr_assert_not(app_dirty(&app));
 	app_free(&app);
 }
 
@@ -432,6 +434,7 @@ Test(screen, commands_save_export_and_size)
 	open_app(NULL);
 	free(screen(":size 1M", 80, 24));
 	cr_assert_float_eq(app.bytes, 1048576, 0.5);
+	unlink("/tmp/ncf-ui-save.yaml");
 	free(screen(":w /tmp/ncf-ui-save.yaml", 80, 24));
 	cr_assert_str_eq(app.file, "/tmp/ncf-ui-save.yaml");
 	cr_assert_not(app_dirty(&app));

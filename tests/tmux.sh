@@ -2,8 +2,9 @@
 # The real binary in a real terminal (tmux, detached, fixed size). Polls the screen for
 # the expected text instead of sleeping a fixed time. Closes with "N passed, N failed".
 BIN=${NCF_BIN:-build/ncfabric}
-# An absolute path: the sessions start in a temporary directory.
+# Absolute paths: the sessions start in a temporary directory.
 case $BIN in /*) ;; *) BIN="$(pwd)/$BIN" ;; esac
+case ${NCF_FAILWRITE:-} in ''|/*) ;; *) NCF_FAILWRITE="$(pwd)/$NCF_FAILWRITE" ;; esac
 pass=0
 fail=0
 if ! command -v tmux >/dev/null 2>&1; then
@@ -17,12 +18,12 @@ T() { tmux -L "$SOCK" "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
 
-# wait_for TEXT [SECONDS]: poll the pane until it shows TEXT
+# wait_for TEXT [SECONDS [SESSION]]: poll the pane until it shows TEXT (wrapped lines joined)
 wait_for() {
 	i=0
 	limit=$(( ${2:-5} * 20 ))
 	while [ $i -lt $limit ]; do
-		if T capture-pane -p -t ncf 2>/dev/null | grep -qF -- "$1"; then return 0; fi
+		if T capture-pane -p -J -S - -t "${3:-ncf}" 2>/dev/null | grep -qF -- "$1"; then return 0; fi
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -110,20 +111,154 @@ if grep -q "count: 6" "$TMP/d.yaml.recover" 2>/dev/null; then pass=$((pass + 1))
 else fail=$((fail + 1)); echo "[FAIL] SIGHUP writes the recovery file"; fi
 start 100 30 "$BIN $TMP/d.yaml"
 check "the next start offers it" "A recovery file holds unsaved work"
+check "Esc is offered as keeping it" "Esc keeps it)"
+T send-keys -t ncf Escape
+check "Esc keeps the recovery file" "kept $TMP/d.yaml.recover (:recover offers them again)"
+ok_if() { if eval "$2"; then pass=$((pass + 1)); echo "[PASS] $1"; else fail=$((fail + 1)); echo "[FAIL] $1"; fi; }
+ok_if "after Esc the recovery file is still there" '[ -f "$TMP/d.yaml.recover" ]'
+T send-keys -t ncf ":recover" Enter
+check ":recover offers it again" "A recovery file holds unsaved work"
 T send-keys -t ncf "y"
 check "restored, not yet saved" "[modified]"
-if [ ! -f "$TMP/d.yaml.recover" ]; then pass=$((pass + 1)); echo "[PASS] the recovery file is removed once answered"
-else fail=$((fail + 1)); echo "[FAIL] the recovery file is removed once answered"; fi
+ok_if "a restored recovery file stays until the design is saved" '[ -f "$TMP/d.yaml.recover" ]'
+T send-keys -t ncf "w"
+check "w saves the restore without a false 'someone else' question" "saved $TMP/d.yaml (recovery file $TMP/d.yaml.recover removed)"
+ok_if "saved: the recovery file is gone" '[ ! -f "$TMP/d.yaml.recover" ]'
 T send-keys -t ncf "q"
-check "quit asks" "Quit without saving?"
-T send-keys -t ncf "y"
-gone "y quits"
+gone "q quits the saved design"
+
+# Two designers on one file, both cut off: two recovery files, each offered.
+pane_child() { ps -o pid= --ppid "$(T display -p -t "$1" '#{pane_pid}')" | head -1 | tr -d ' '; }
+# Both sessions run a window called "ncfabric": targets name the session exactly (=NAME:),
+# or "ncf" would match the window of the newer one.
+T new-session -d -s ncf -x 100 -y 30 "cd $TMP && HOME=$TMP LC_ALL=C.UTF-8 TERM=xterm-256color $BIN $TMP/d.yaml"
+T new-session -d -s ncf2 -x 100 -y 30 "cd $TMP && HOME=$TMP LC_ALL=C.UTF-8 TERM=xterm-256color $BIN $TMP/d.yaml"
+wait_for "d.yaml" 5 "=ncf:"
+wait_for "d.yaml" 5 "=ncf2:"
+T send-keys -t "=ncf:" "+"
+T send-keys -t "=ncf2:" "+" "+"
+for s in ncf ncf2; do
+	if wait_for "[modified]" 5 "=$s:"; then pass=$((pass + 1)); echo "[PASS] an edit in $s"
+	else fail=$((fail + 1)); echo "[FAIL] an edit in $s"; T capture-pane -p -t "=$s:" | sed 's/^/       /'; fi
+done
+T kill-session -t "=ncf"
+T kill-session -t "=ncf2"
+i=0
+while [ $i -lt 100 ] && ! [ -f "$TMP/d.yaml.recover-2" ]; do sleep 0.05; i=$((i + 1)); done
+ok_if "two instances write two recovery files" '[ -f "$TMP/d.yaml.recover" ] && [ -f "$TMP/d.yaml.recover-2" ]'
+ok_if "neither overwrote the other" 'cat "$TMP/d.yaml.recover" "$TMP/d.yaml.recover-2" | grep -c "count: [78]$" | grep -q 2'
+start 100 30 "$BIN $TMP/d.yaml"
+check "the first is offered" "A recovery file holds unsaved work"
+T send-keys -t ncf "n"
+check "the first is discarded" "discarded"
+check "then the second is offered" "A recovery file holds unsaved work"
+T send-keys -t ncf "n"
+check "both answered" "discarded"
+ok_if "n discards each" '[ ! -f "$TMP/d.yaml.recover" ] && [ ! -f "$TMP/d.yaml.recover-2" ]'
+T send-keys -t ncf "q"
+gone "q quits"
+
+# The built-in design's recovery file is under $XDG_STATE_HOME/ncfabric/. These sessions
+# stay after the program ends, so its last words and status can be read.
+start_keep() { start "$@"; T set-option -w -t ncf remain-on-exit on; }
+# end: kill the session and wait until the server has gone with it.
+end() { T kill-session -t ncf; i=0; while T list-sessions >/dev/null 2>&1 && [ $i -lt 60 ]; do sleep 0.05; i=$((i + 1)); done; }
+start_keep 200 30 "XDG_STATE_HOME=$TMP/state $BIN; echo rc=\$?"
+check "built-in design" "(built-in default)"
+T send-keys -t ncf "+"
+check "edited" "[modified]"
+kill -HUP "$(pane_child ncf)"
+check "the built-in design's work goes to the state directory" "ncfabric: unsaved changes written to $TMP/state/ncfabric/default.recover"
+end
+
+# FILE.recover cannot be written (a full disk there): the state directory takes it and
+# stderr says where; nowhere to write: stderr says the work is lost and the status is 1.
+if [ -n "$NCF_FAILWRITE" ] && [ -f "$NCF_FAILWRITE" ]; then
+	mkdir -p "$TMP/full"
+	cp "$TMP/d.yaml" "$TMP/full/f.yaml"
+	FW="LD_PRELOAD=$NCF_FAILWRITE ASAN_OPTIONS=verify_asan_link_order=0"
+	start_keep 200 30 "$FW NCF_FAILWRITE_UNDER=$TMP/full XDG_STATE_HOME=$TMP/state $BIN $TMP/full/f.yaml; echo rc=\$?"
+	check "a design on a full disk" "f.yaml"
+	T send-keys -t ncf "+"
+	check "edited there" "[modified]"
+	kill -TERM "$(pane_child ncf)"
+	check "the work goes to the state directory" "ncfabric: unsaved changes written to $TMP/state/ncfabric/"
+	check "and says why FILE.recover could not" "$TMP/full/f.yaml.recover: No space left on device)"
+	check "exit status 128 + SIGTERM: nothing was lost" "rc=143"
+	end
+	start_keep 200 30 "$FW XDG_STATE_HOME=$TMP/state $BIN $TMP/full/f.yaml; echo rc=\$?"
+	check "the next start finds it in the state directory" "A recovery file holds unsaved work"
+	T send-keys -t ncf Escape "+"
+	check "edited again" "[modified]"
+	kill -TERM "$(pane_child ncf)"
+	check "nowhere to write: said on stderr" "ncfabric: unsaved changes could not be written ($TMP/full/f.yaml.recover: No space left on device;"
+	check "and the status is 1" "rc=1"
+	end
+fi
+
+# SIGTERM right after an edit that recomputes: answered at once. The design below is the
+# issue's "28-line design that runs for hours" (it took hours before the engine's rewrite):
+# then SIGTERM came while the model computed, and the handler wrote the work and restored
+# the terminal itself (that path: tests/test_ui_recover.c); now the loop answers it.
+cat >"$TMP/hard.yaml" <<'EOF2'
+ncfabric: 1
+name: hard
+domains:
+  - name: nvl
+    count: 2
+    servers_each: 16
+    switch_trays: 9
+    tray: nvlink5-switch-tray
+servers:
+  - name: s
+    count: 32
+    gpu: gb200
+    gpus: 4
+    scaleup: nvl72-backplane
+    domain: nvl
+    nics:
+      - model: connectx-7-ndr
+        count: 1
+switches:
+  - name: tor
+    role: leaf
+    count: 1
+    model: qm9700
+bundles:
+  - from: s
+    to: tor
+    links_each: 1
+    wiring: tor
+EOF2
+start_keep 200 30 "$BIN $TMP/hard.yaml; echo rc=\$?"
+check "opens the design" "hard"
+T send-keys -t ncf ":select s" Enter ":set gpus 1024" Enter
+sleep 1
+kill -TERM "$(pane_child ncf)"
+check "SIGTERM right after a recomputing edit is answered at once" "ncfabric: unsaved changes written to $TMP/hard.yaml.recover" 3
+check "it exits (128 + SIGTERM)" "rc=143"
+ok_if "the recovery file holds the edit" 'grep -q "gpus: 1024" "$TMP/hard.yaml.recover"'
+end
+
+# A template starts an unnamed design: w asks for a name and the user's file is untouched.
+cp "$TMP/d.yaml" "$TMP/mine.yaml"
+start 100 30 "$BIN $TMP/mine.yaml"
+check "opens mine" "mine.yaml"
+T send-keys -t ncf "T" Enter Enter
+check "a template's design has no file" "(no file)"
+T send-keys -t ncf "w"
+check "w asks for a name" ":w single-node.yaml"
+T send-keys -t ncf Escape "u"
+check "u brings my design and its file back" "mine.yaml"
+T send-keys -t ncf "q"
+gone "q quits without asking (nothing changed)"
+ok_if "my file is untouched" 'cmp -s "$TMP/d.yaml" "$TMP/mine.yaml"'
 
 # A file that does not exist is a new design that w creates (as vi does).
 start 80 24 "$BIN $TMP/new.yaml"
 check "a new file: a new design" "new.yaml is a new file"
 T send-keys -t ncf "T" Enter Enter
-check "a template on it" "new design from template"
+check "a template on it keeps the new file's name" "new design from 'single-node' for the new file"
 T send-keys -t ncf "w"
 check "w creates it" "saved $TMP/new.yaml"
 T send-keys -t ncf "q"
@@ -169,9 +304,10 @@ T send-keys -t ncf C-c
 check "Ctrl-C asks again" "C-c again keeps them"
 T send-keys -t ncf C-c
 gone "a second Ctrl-C quits"
-if grep -q "count: 5" "$TMP/.ncfabric-default.recover.yaml" 2>/dev/null; then pass=$((pass + 1)); echo "[PASS] it kept the work in the recovery file"
+# The built-in design's recovery file is in the state directory (HOME is $TMP here).
+if grep -q "count: 5" "$TMP/.local/state/ncfabric/default.recover" 2>/dev/null; then pass=$((pass + 1)); echo "[PASS] it kept the work in the recovery file"
 else fail=$((fail + 1)); echo "[FAIL] it kept the work in the recovery file"; fi
-rm -f "$TMP/.ncfabric-default.recover.yaml"
+rm -f "$TMP/.local/state/ncfabric/default.recover"
 # The exit status: the shell sees 130.
 T new-session -d -s ncf -x 80 -y 24 "cd $TMP && HOME=$TMP LC_ALL=C.UTF-8 TERM=xterm-256color $BIN; echo \$? > $TMP/status"
 check "opens for the exit status" "reference-case"

@@ -5,6 +5,7 @@
  * the recompute after an edit. Nothing here draws. */
 #include "ui/app.h"
 #include "ui/modes.h"
+#include "io/safetext.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	ed_init(&app->ed, &app->design, shipped);
 	mark_saved(app);
 	snprintf(app->file, sizeof app->file, "%s", file ? file : "");
+	app->builtin = !app->file[0];
 	app->mode = app->back = MODE_CANVAS;
 	app->bytes = 1024.0 * 1024 * 1024;
 	app->algo_view = -1;
@@ -291,10 +293,22 @@ void app_free(struct app *app)
 		design_free(&app->saved);
 	vec_release(&app->cmp_changes);
 	diag_free(&app->load_errors);
+	template_forget(app);
+	if (app->stash.active) {
+		struct editor e;
+		ed_init(&e, &app->stash.design, app->shipped);
+		e.undo = app->stash.undo;
+		e.redo = app->stash.redo;
+		ed_free(&e);
+		design_free(&app->stash.design);
+		if (app->stash.saved_valid)
+			design_free(&app->stash.saved);
+	}
 }
 
 void app_recompute(struct app *app)
 {
+	recover_app_begin(app); /* a signal while the model computes still saves the work */
 	catalog_free(&app->catalog);
 	diag_clear(&app->problems);
 	design_catalog(&app->design, app->shipped, &app->catalog);
@@ -326,6 +340,7 @@ void app_recompute(struct app *app)
 	if (app->mode == MODE_RACKS)
 		rackview_refresh(app);
 	teach_rebuild(app);
+	recover_compute_end();
 }
 
 void app_canvas_area(int w, int h, int *x, int *y, int *cw, int *ch)
@@ -369,8 +384,18 @@ void app_settle(struct app *app, unsigned chg)
 
 bool app_dirty(const struct app *app)
 {
+	if (app->stash.active) /* the lesson's designs are not the user's work */
+		return app->stash.generation != app->stash.saved_generation &&
+		       !(app->stash.saved_valid && design_equal(&app->stash.design, &app->stash.saved));
 	return app->ed.generation != app->saved_generation &&
 	       !(app->saved_valid && design_equal(&app->design, &app->saved));
+}
+
+bool app_work(const struct app *app, const struct design **d, const char **file)
+{
+	*d = app->stash.active ? &app->stash.design : &app->design;
+	*file = app->stash.active ? app->stash.file : app->file;
+	return app_dirty(app);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
@@ -441,11 +466,12 @@ static unsigned write_quit(struct app *app, const char *path)
 	if (!app_dirty(app) && !(path && path[0]))
 		return CHG_QUIT;
 	if (!(path && path[0]) && !app->file[0]) {
-		snprintf(app->cmdline, sizeof app->cmdline, "x %.100s.yaml", app->design.name);
+		char safe[80];
+		snprintf(app->cmdline, sizeof app->cmdline, "x %s.yaml", safe_filename(app->design.name, safe, sizeof safe));
 		app->mode = MODE_COMMAND;
 		return say(app, false, "the design has no file yet: Enter saves it under this name and quits");
 	}
-	c = path && path[0] ? save_to(app, path) : save_checked(app, app->file);
+	c = path && path[0] ? save_as(app, path, true) : save_checked(app, app->file);
 	return app->msg_error || app->mode == MODE_CONFIRM ? c : CHG_QUIT;
 }
 
@@ -461,6 +487,8 @@ static unsigned global_action(struct app *app, enum action a)
 {
 	switch (a) {
 	case ACT_QUIT:
+		if (app->stash.active) /* quitting asks about the user's design, not the lesson's */
+			lesson_end(app);
 		if (!app_dirty(app))
 			return CHG_QUIT;
 		app->mode = MODE_CONFIRM;
@@ -489,6 +517,7 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_REDO: {
 		unsigned c = edit_result(app, a == ACT_UNDO ? ed_undo(&app->ed) : ed_redo(&app->ed));
 		ensure_selection(app);
+		template_follow(app);
 		if (!app->msg_error)
 			say(app, false, "%s", a == ACT_UNDO ? "undone" : "redone");
 		return c;
@@ -496,7 +525,8 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_SAVE:
 		if (!app->file[0]) {
 			/* No file yet: ask for a name on the command line, a name already filled in. */
-			snprintf(app->cmdline, sizeof app->cmdline, "w %.100s.yaml", app->design.name);
+			char safe[80];
+			snprintf(app->cmdline, sizeof app->cmdline, "w %s.yaml", safe_filename(app->design.name, safe, sizeof safe));
 			app->mode = MODE_COMMAND;
 			return say(app, false, "the design has no file yet: Enter saves it under this name (edit it first if you like)");
 		}
@@ -547,9 +577,11 @@ static unsigned global_action(struct app *app, enum action a)
 		return form_open_struct(app, "job", "the job");
 	case ACT_FABRIC:
 		return form_open_struct(app, "fabric", "fabric options");
-	case ACT_TEMPLATES:
+	case ACT_TEMPLATES: {
+		unsigned c = lesson_end(app); /* a template replaces the user's design, not the lesson's */
 		app->mode = MODE_TEMPLATES;
-		return CHG_VIEW;
+		return c | CHG_VIEW;
+	}
 	case ACT_EXPORT:
 		app->mode = MODE_EXPORT;
 		return CHG_VIEW;

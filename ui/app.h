@@ -19,6 +19,7 @@
 #include "model/metrics.h"
 #include "model/teach.h"
 #include "ui/cellbuf.h"
+#include "ui/recover.h"
 
 /* Key codes the back end delivers (curses codes are translated in term_curses.c). */
 enum {
@@ -171,7 +172,7 @@ struct form {
 	int template_index;         /* FORM_TEMPLATE */
 };
 
-enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE };
+enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE, CONFIRM_SAVE_AS };
 enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 enum teach_page { TEACH_STEPS, TEACH_FORMULAS, TEACH_CONGESTION };
 enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A, ANIM_NVLS };
@@ -195,10 +196,11 @@ struct app {
 	int plot_pick[40];            /* the algorithm NCCL would pick at each size */
 	int canvas_w, canvas_h;       /* the canvas the placement was made for */
 	int screen_w, screen_h;       /* the screen that canvas belongs to */
-	char file[1024];              /* "" for the built-in default */
+	char file[1024];              /* "" for the built-in default or an unnamed design */
+	bool builtin;                 /* no file: the built-in default design (else a template's) */
 	int saved_generation;
 	struct design saved;          /* as last loaded or saved: undoing back to it is not a change */
-	bool saved_valid;             /* false after restoring a recovery file: unsaved until saved */
+	bool saved_valid;             /* saved holds a design */
 	int selected;                 /* id of the selected group or bundle; 0: none */
 	enum mode mode;
 	enum mode back;               /* where Esc from help/plots returns */
@@ -227,7 +229,29 @@ struct app {
 	int confirm;                  /* enum confirm_kind */
 	char confirm_text[800];
 	int pending_delete;
-	char recover_path[1100];
+	char recover_path[RECOVER_PATH];
+	char recover_queue[RECOVER_MAX][RECOVER_PATH]; /* recovery files still to offer */
+	int recover_n, recover_next;
+	char restored_from[RECOVER_PATH]; /* the recovery file restored: removed once saved */
+	char save_as[1024];           /* CONFIRM_SAVE_AS: the existing file :w NAME would overwrite */
+	bool save_as_quit;            /* ... and quit after (:wq NAME) */
+	/* A template takes over as an unnamed design: undoing back to the design it replaced
+	 * brings that design's file back, redoing makes it unnamed again. */
+	bool tmpl_valid;
+	struct design tmpl_before, tmpl_after;
+	char tmpl_file[1024];
+	/* The guided lesson works on a scratch copy: the user's design, its history and its
+	 * file wait here and come back when the lesson ends. */
+	struct {
+		bool active;
+		struct design design, saved;
+		bool saved_valid;
+		struct vec undo, redo;
+		int generation, saved_generation, selected;
+		char file[1024];
+		bool builtin;
+		long long disk_mtime_ns, disk_size;
+	} stash;
 	long long disk_mtime_ns, disk_size; /* the file as last loaded or saved; -1: none */
 	bool disk_noted;              /* a change on disk was already reported */
 	int plot;                     /* enum plot_kind */
@@ -293,16 +317,21 @@ unsigned app_command(struct app *app, const char *line);
 /* Mouse: press (button 1), release, wheel (dir +1 down, -1 up) at screen x, y. */
 unsigned app_mouse(struct app *app, int kind, int x, int y);
 enum { MOUSE_PRESS, MOUSE_RELEASE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
-/* Where unsaved work of `file` ("" for the built-in design) goes on a lost connection. */
-void app_recovery_path(const char *file, char *out, size_t size);
 /* The designer started on `file` that does not exist: the (empty) design on screen is
  * named after it and saved there by w, as vi does with a new file. */
 void app_start_new(struct app *app, const char *file);
 /* `file` did not load: the design on screen is new, `file` is never overwritten, and the
  * error list (every error in diag, which this takes) is shown; :e! loads it again. */
 void app_start_broken(struct app *app, const char *file, struct ncf_diag *diag);
-/* Offer a recovery file found at start (the confirm dialog). */
+/* Offer every recovery file of the design's file (recover.h), one after another, oldest
+ * first: y restores one (as an undoable edit; the file is removed once the design is
+ * saved), n discards it, Esc keeps them all. Returns how many there are. */
+int app_offer_recoveries(struct app *app);
+/* Offer one recovery file (the confirm dialog). */
 void app_offer_recovery(struct app *app, const char *path);
+/* The user's work as a recovery file would hold it: the design and its file, and
+ * whether it has unsaved changes (during the lesson: the design that waits for its end). */
+bool app_work(const struct app *app, const struct design **d, const char **file);
 /* Has the design's file changed on disk since it was loaded or saved (another person saved
  * it)? Offers to reload, once per change. Returns the change mask. */
 unsigned app_check_disk(struct app *app);

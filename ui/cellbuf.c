@@ -1,5 +1,6 @@
 #include "ui/cellbuf.h"
 #include "model/alloc.h"
+#include "model/text.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,38 +30,17 @@ void cellbuf_clear(struct cellbuf *c)
 	}
 }
 
-/* Decode one UTF-8 sequence; invalid bytes become U+FFFD. */
+/* Decode one UTF-8 sequence strictly (model/text.h); invalid bytes become U+FFFD. */
 static uint32_t utf8_next(const unsigned char **s)
 {
-	const unsigned char *p = *s;
+	const char *p = (const char *)*s;
 	uint32_t cp;
-	int extra, i;
-	if (p[0] < 0x80) {
-		*s = p + 1;
-		return p[0];
-	}
-	if ((p[0] & 0xE0) == 0xC0) {
-		cp = p[0] & 0x1F;
-		extra = 1;
-	} else if ((p[0] & 0xF0) == 0xE0) {
-		cp = p[0] & 0x0F;
-		extra = 2;
-	} else if ((p[0] & 0xF8) == 0xF0) {
-		cp = p[0] & 0x07;
-		extra = 3;
-	} else {
-		*s = p + 1;
-		return 0xFFFD;
-	}
-	for (i = 1; i <= extra; i++) {
-		if ((p[i] & 0xC0) != 0x80) {
-			*s = p + i;
-			return 0xFFFD;
-		}
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	*s = p + extra + 1;
-	return cp;
+	size_t n = 0, k;
+	while (n < 4 && p[n])
+		n++;
+	k = utf8_decode(p, n, &cp, NULL);
+	*s += k ? k : 1;
+	return k ? cp : 0xFFFD;
 }
 
 int cellbuf_text(struct cellbuf *c, int x, int y, int max_w, int role, const char *utf8)
@@ -75,7 +55,9 @@ int cellbuf_text(struct cellbuf *c, int x, int y, int max_w, int role, const cha
 			cp = ' ';
 		if (x + used >= 0) {
 			struct cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)(x + used)];
-			cell->ch = cp < 0x20 ? '?' : cp;
+			/* Nothing that drives a terminal reaches the screen: control characters
+			 * (C0, DEL, C1) and bidirectional overrides are drawn as '?'. */
+			cell->ch = text_is_control(cp) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ? '?' : cp;
 			cell->role = (uint8_t)role;
 		}
 		used++;

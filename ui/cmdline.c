@@ -4,6 +4,7 @@
 #include "io/design_io.h"
 #include "io/export.h"
 #include "io/units.h"
+#include "io/safetext.h"
 #include "layouts/template.h"
 #include "ui/lesson.h"
 #include <stdint.h>
@@ -11,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
-/* The design becomes template t built with v, as one undoable edit (T, :template, the lesson). */
+/* The design becomes template t built with v, as one undoable edit (T, :template, the lesson),
+ * with no file: w asks for a name, so a template never overwrites the user's file. u brings
+ * back the design it replaced, and template_follow gives that design its file back. */
 unsigned template_replace(struct app *app, const struct template *t, const struct tvalues *v)
 {
 	struct design nd;
@@ -22,11 +26,60 @@ unsigned template_replace(struct app *app, const struct template *t, const struc
 		design_free(&nd);
 		return say(app, true, "%s", err);
 	}
-	ed_replace(&app->ed, &nd);
-	app->selected = 0;
-	ensure_selection(app);
-	say(app, false, "new design from template '%s' (u undoes it)", t->name);
+	{
+		/* A file that does not exist yet (ncfabric new.yaml) is the user's choice for a new
+		 * design: it stays. A file on disk is never taken over. */
+		bool keep = app->file[0] && !app->stash.active && access(app->file, F_OK) != 0;
+		bool track = app->file[0] && !app->stash.active && !keep;
+		template_forget(app);
+		if (track) {
+			design_copy(&app->tmpl_before, &app->design);
+			snprintf(app->tmpl_file, sizeof app->tmpl_file, "%s", app->file);
+		}
+		ed_replace(&app->ed, &nd);
+		if (track) {
+			design_copy(&app->tmpl_after, &app->design);
+			app->tmpl_valid = true;
+		}
+		if (!keep) {
+			app->file[0] = '\0';
+			app->file_broken = false;
+			app->disk_mtime_ns = app->disk_size = -1;
+		}
+		app->builtin = false;
+		app->selected = 0;
+		ensure_selection(app);
+		if (keep)
+			say(app, false, "new design from '%s' for the new file %.300s (u undoes it)", t->name, app->file);
+		else if (track)
+			say(app, false, "new design from '%s', no file yet: w names it, u brings back %.300s", t->name,
+			    app->tmpl_file);
+		else
+			say(app, false, "new design from '%s', no file yet: w names it, u undoes it", t->name);
+	}
 	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+void template_forget(struct app *app)
+{
+	if (!app->tmpl_valid)
+		return;
+	design_free(&app->tmpl_before);
+	design_free(&app->tmpl_after);
+	app->tmpl_valid = false;
+}
+
+void template_follow(struct app *app)
+{
+	if (!app->tmpl_valid || app->stash.active)
+		return;
+	if (!app->file[0] && design_equal(&app->design, &app->tmpl_before)) {
+		snprintf(app->file, sizeof app->file, "%s", app->tmpl_file);
+		disk_remember(app);
+	} else if (!strcmp(app->file, app->tmpl_file) && design_equal(&app->design, &app->tmpl_after)) {
+		app->file[0] = '\0';
+		app->disk_mtime_ns = app->disk_size = -1;
+	}
 }
 
 /* Build template `name` with "KEY=VALUE" settings (space-separated in sets, may be empty)
@@ -100,6 +153,7 @@ const struct command commands[] = {
 	{ "unpin", "", "forget A" },
 	{ "compare", "[FILE]", "the design beside A (or beside FILE)" },
 	{ "lesson", "[PAGE]", "the guided lesson, where it was left (or at PAGE)" },
+	{ "recover", "", "offer the design's recovery files again (unsaved work a lost connection left)" },
 	{ "messages", "", "every message of this session" },
 	{ "errors", "", "the errors of the last file that did not load" },
 	{ "help", "", "the keys and these commands" },
@@ -262,17 +316,25 @@ unsigned app_command(struct app *app, const char *line)
 	if (n < 1)
 		return CHG_VIEW;
 	if (!strcmp(cmd, "w"))
-		return n >= 2 ? save_to(app, a1) : app_run(app, ACT_SAVE);
+		return n >= 2 ? save_as(app, a1, false) : app_run(app, ACT_SAVE);
 	if (!strcmp(cmd, "wq")) {
 		unsigned c;
-		if (n < 2 && !app->file[0]) {
-			snprintf(app->cmdline, sizeof app->cmdline, "wq %.100s.yaml", app->design.name);
+		lesson_end(app); /* :wq saves the user's design, not the lesson's */
+		if (n >= 2)
+			return save_as(app, a1, true);
+		if (!app->file[0]) {
+			char safe[80];
+			snprintf(app->cmdline, sizeof app->cmdline, "wq %s.yaml", safe_filename(app->design.name, safe, sizeof safe));
 			app->mode = MODE_COMMAND;
 			return say(app, false, "the design has no file yet: Enter saves it under this name and quits");
 		}
-		c = n >= 2 ? save_to(app, a1) : app_run(app, ACT_SAVE);
+		c = app_run(app, ACT_SAVE);
 		return app->msg_error || app->mode != MODE_CANVAS ? c : CHG_QUIT;
 	}
+	if (!strcmp(cmd, "recover"))
+		return app_offer_recoveries(app) ? CHG_VIEW
+						 : say(app, false, "no recovery files for %.300s",
+						       app->file[0] ? app->file : "the built-in design");
 	if (!strcmp(cmd, "x") || !strcmp(cmd, "xit") || !strcmp(cmd, "exit"))
 		return app_write_quit(app, n >= 2 ? a1 : NULL);
 	if (!strcmp(cmd, "q!") || !strcmp(cmd, "quit!"))

@@ -18,9 +18,11 @@ void compare_refresh(struct app *app)
 		return;
 	}
 	if (app->cmp_bytes != app->bytes) { /* A does not change with B's edits: only with the size */
+		recover_app_begin(app); /* A's numbers are a computation too: signals still save the work */
 		design_catalog(&app->pin, app->shipped, &cat);
 		app->cmp_n = headlines_of(&app->pin, &cat, app->bytes, app->cmp_a, HEADLINES_MAX);
 		catalog_free(&cat);
+		recover_compute_end();
 		app->cmp_bytes = app->bytes;
 	}
 	headlines_collect(&app->inv, &app->metrics, app->design.job.algo, app->cmp_b, HEADLINES_MAX);

@@ -1,10 +1,9 @@
 /* confirm.c: a question the user answers before anything else: quit without saving, delete
- * a block with its bundles, reload or overwrite a file someone else saved, restore a
- * recovery file. */
+ * a block with its bundles, reload or overwrite a file someone else saved, overwrite another
+ * file with :w NAME, restore a recovery file. */
 #include "ui/modes.h"
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 unsigned confirm_text(struct app *app, int key)
 {
@@ -33,27 +32,15 @@ static unsigned answer(struct app *app, bool yes)
 		app->disk_noted = true;
 		return say(app, false, "kept your design; w would ask before overwriting theirs");
 	}
-	if (app->confirm == CONFIRM_RECOVER) {
-		unsigned c = CHG_VIEW;
-		if (yes) {
-			char keep[1024];
-			snprintf(keep, sizeof keep, "%s", app->file);
-			c = open_file(app, app->recover_path);
-			snprintf(app->file, sizeof app->file, "%s", keep);
-			app->saved_generation = -1; /* restored work is unsaved */
-			if (app->saved_valid)
-				design_free(&app->saved);
-			app->saved_valid = false;
-			if (!app->msg_error)
-				say(app, false, "restored %s: w saves it to %s", app->recover_path,
-				    app->file[0] ? app->file : "(a file: :w NAME)");
-		} else {
-			say(app, false, "recovery file discarded");
-		}
-		unlink(app->recover_path);
-		app->recover_path[0] = '\0';
-		return c;
+	if (app->confirm == CONFIRM_SAVE_AS) {
+		unsigned c;
+		if (!yes)
+			return say(app, false, "not saved: %.300s is kept as it was", app->save_as);
+		c = save_to(app, app->save_as);
+		return app->save_as_quit && !app->msg_error ? CHG_QUIT : c;
 	}
+	if (app->confirm == CONFIRM_RECOVER)
+		return yes ? recovery_restore(app) : recovery_discard(app);
 	return CHG_VIEW;
 }
 
@@ -65,7 +52,7 @@ unsigned confirm_action(struct app *app, enum action a)
 		return answer(app, a == ACT_YES);
 	case ACT_CANCEL:
 		if (app->confirm == CONFIRM_RECOVER)
-			return answer(app, false);
+			return recovery_keep(app); /* Esc keeps the file: it is not "no" */
 		app->interrupted = false;
 		return CHG_PASS;
 	case ACT_INTERRUPT:

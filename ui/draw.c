@@ -188,7 +188,9 @@ void app_draw(const struct app *app, struct cellbuf *c)
 	}
 	cellbuf_fill(c, 0, 0, c->w, 1, ROLE_TITLE);
 	cellbuf_printf(c, 0, 0, c->w, ROLE_TITLE, " ncfabric  %s  %s%s", app->design.name,
-		       app->file[0] ? app->file : "(built-in default)", app_dirty(app) ? "  [modified]" : "");
+		       app->stash.active ? "(lesson: your design waits)"
+		       : app->file[0] ? app->file : app->builtin ? "(built-in default)" : "(no file)",
+		       app_dirty(app) ? "  [modified]" : "");
 	app_canvas_area(c->w, c->h, &cx, &cy, &cw, &ch);
 	if (app->mode == MODE_INSIDE || (app->mode == MODE_FORM && app->form.schema == &nic_spec_schema))
 		inside_draw(app, c, cx, cy, cw, ch);

@@ -3,6 +3,7 @@
  * recovery file that holds unsaved work after a lost connection. */
 #include "ui/modes.h"
 #include "io/design_io.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,35 @@ unsigned save_to(struct app *app, const char *path)
 	app->file_broken = false;
 	mark_saved(app);
 	disk_remember(app);
+	template_forget(app);
+	if (app->restored_from[0]) {
+		/* The restored work is safe in a file now: its recovery file goes. */
+		char gone[RECOVER_PATH];
+		snprintf(gone, sizeof gone, "%s", app->restored_from);
+		app->restored_from[0] = '\0';
+		if (unlink(gone) == 0)
+			return say(app, false, "saved %s (recovery file %s removed)", app->file, gone);
+	}
 	return say(app, false, "saved %s", app->file);
+}
+
+unsigned save_as(struct app *app, const char *name, bool quit)
+{
+	struct stat a, b;
+	unsigned c;
+	if (stat(name, &a) == 0 && S_ISREG(a.st_mode) &&
+	    !(app->file[0] && stat(app->file, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+		snprintf(app->save_as, sizeof app->save_as, "%s", name);
+		app->save_as_quit = quit;
+		app->mode = MODE_CONFIRM;
+		app->confirm = CONFIRM_SAVE_AS;
+		snprintf(app->confirm_text, sizeof app->confirm_text,
+			 "%.300s exists and is not this design's file. Overwrite it with this design? (y overwrites, n keeps it)",
+			 name);
+		return CHG_VIEW;
+	}
+	c = save_to(app, name);
+	return quit && !app->msg_error ? CHG_QUIT : c;
 }
 
 unsigned save_checked(struct app *app, const char *path)
@@ -106,6 +135,8 @@ unsigned open_file(struct app *app, const char *path)
 	struct design nd;
 	if (!load_or_say(app, path, &nd))
 		return !strcmp(path, app->file) && app->file_broken ? errors_open(app) : CHG_VIEW;
+	lesson_end(app); /* the file replaces the user's design, not the lesson's copy */
+	template_forget(app);
 	ed_replace(&app->ed, &nd);
 	snprintf(app->file, sizeof app->file, "%s", path);
 	app->file_broken = false;
@@ -162,13 +193,74 @@ unsigned app_check_disk(struct app *app)
 	return CHG_VIEW;
 }
 
-void app_recovery_path(const char *file, char *out, size_t size)
+/* ---- recovery files (recover.h) ------------------------------------------------------------- */
+
+/* The next recovery file still to offer, if any: the question, else the canvas. */
+static unsigned recovery_next(struct app *app)
 {
-	const char *home = getenv("HOME");
-	if (file && file[0])
-		snprintf(out, size, "%s.recover", file);
+	while (app->recover_next < app->recover_n) {
+		const char *p = app->recover_queue[app->recover_next++];
+		if (access(p, F_OK) == 0) {
+			app_offer_recovery(app, p);
+			return CHG_VIEW;
+		}
+	}
+	app->recover_n = app->recover_next = 0;
+	if (app->mode == MODE_CONFIRM && app->confirm == CONFIRM_RECOVER)
+		app->mode = MODE_CANVAS;
+	return CHG_VIEW;
+}
+
+int app_offer_recoveries(struct app *app)
+{
+	app->recover_n = recover_find(app->file, app->recover_queue, RECOVER_MAX);
+	app->recover_next = 0;
+	if (app->recover_n)
+		recovery_next(app);
+	return app->recover_n;
+}
+
+/* y: the work comes back as an edit of the design on screen (u goes back to the file as
+ * saved), its file name stays, and the recovery file stays until the design is saved. A
+ * recovery file that does not load is kept and said so. */
+unsigned recovery_restore(struct app *app)
+{
+	struct design nd;
+	char path[RECOVER_PATH];
+	snprintf(path, sizeof path, "%s", app->recover_path);
+	if (!load_or_say(app, path, &nd)) {
+		char why[sizeof app->msg];
+		snprintf(why, sizeof why, "%s", app->msg);
+		say(app, true, "%.900s; the recovery file is kept as it is", why);
+		return recovery_next(app);
+	}
+	ed_replace(&app->ed, &nd);
+	app->selected = 0;
+	ensure_selection(app);
+	snprintf(app->restored_from, sizeof app->restored_from, "%s", path);
+	/* The file on disk is what was loaded: no "changed on disk" question for a restore. */
+	say(app, false, "restored %.400s (w saves it%s%.300s; u undoes)", path, app->file[0] ? " to " : "", app->file);
+	recovery_next(app);
+	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+unsigned recovery_discard(struct app *app)
+{
+	if (unlink(app->recover_path) == 0)
+		say(app, false, "recovery file %.400s discarded", app->recover_path);
 	else
-		snprintf(out, size, "%s/.ncfabric-default.recover.yaml", home && home[0] ? home : ".");
+		say(app, true, "cannot remove %.400s: %s", app->recover_path, strerror(errno));
+	return recovery_next(app);
+}
+
+/* Esc: nothing is removed; :recover offers them again. */
+unsigned recovery_keep(struct app *app)
+{
+	int left = app->recover_n - app->recover_next;
+	app->recover_n = app->recover_next = 0;
+	app->mode = MODE_CANVAS;
+	return say(app, false, "kept %.400s%s%.0d%s (:recover offers them again)", app->recover_path,
+		   left ? " and " : "", left, left ? (left == 1 ? " more recovery file" : " more recovery files") : "");
 }
 
 void app_offer_recovery(struct app *app, const char *path)
@@ -199,5 +291,6 @@ void app_offer_recovery(struct app *app, const char *path)
 	app->mode = MODE_CONFIRM;
 	app->confirm = CONFIRM_RECOVER;
 	snprintf(app->confirm_text, sizeof app->confirm_text,
-		 "A recovery file holds unsaved work%s: %s (%s). Restore it? (y restores, n discards it)", when, what, path);
+		 "A recovery file holds unsaved work%s: %s (%s). Restore it? (y restores, n discards it, Esc keeps it)", when,
+		 what, path);
 }

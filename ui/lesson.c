@@ -146,13 +146,75 @@ void lesson_text(const struct app *app, int i, char *buf, size_t size)
 
 /* ---- the lesson as a mode -------------------------------------------------------------- */
 
+/* The lesson works on a copy: the user's design, its history, its saved state and its
+ * file wait in app->stash until lesson_end gives them back. */
+static void lesson_begin(struct app *app)
+{
+	if (app->stash.active)
+		return;
+	app->stash.design = app->design;
+	design_copy(&app->design, &app->stash.design);
+	app->stash.undo = app->ed.undo;
+	app->stash.redo = app->ed.redo;
+	memset(&app->ed.undo, 0, sizeof app->ed.undo);
+	memset(&app->ed.redo, 0, sizeof app->ed.redo);
+	app->stash.generation = app->ed.generation;
+	app->stash.saved = app->saved;
+	app->stash.saved_valid = app->saved_valid;
+	app->stash.saved_generation = app->saved_generation;
+	app->saved_valid = false;
+	snprintf(app->stash.file, sizeof app->stash.file, "%s", app->file);
+	app->stash.builtin = app->builtin;
+	app->stash.disk_mtime_ns = app->disk_mtime_ns;
+	app->stash.disk_size = app->disk_size;
+	app->stash.selected = app->selected;
+	app->file[0] = '\0';
+	app->builtin = false;
+	app->disk_mtime_ns = app->disk_size = -1;
+	app->stash.active = true;
+	mark_saved(app);
+}
+
+unsigned lesson_end(struct app *app)
+{
+	if (!app->stash.active)
+		return CHG_NONE;
+	ed_free(&app->ed);
+	design_free(&app->design);
+	app->design = app->stash.design;
+	ed_init(&app->ed, &app->design, app->shipped);
+	app->ed.undo = app->stash.undo;
+	app->ed.redo = app->stash.redo;
+	app->ed.generation = app->stash.generation;
+	if (app->saved_valid)
+		design_free(&app->saved);
+	app->saved = app->stash.saved;
+	app->saved_valid = app->stash.saved_valid;
+	app->saved_generation = app->stash.saved_generation;
+	snprintf(app->file, sizeof app->file, "%s", app->stash.file);
+	app->builtin = app->stash.builtin;
+	app->disk_mtime_ns = app->stash.disk_mtime_ns;
+	app->disk_size = app->stash.disk_size;
+	app->selected = app->stash.selected;
+	memset(&app->stash, 0, sizeof app->stash);
+	ensure_selection(app);
+	if (app->mode == MODE_LESSON)
+		app->mode = MODE_CANVAS;
+	app->teach_play = 0;
+	say(app, false, "the lesson is over: your design is back%s%.300s", app->file[0] ? ", " : "", app->file);
+	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
 /* Open page i of the lesson: build its design from scratch, run its commands. */
 unsigned lesson_open(struct app *app, int i)
 {
 	const struct lesson_page *p = &lesson_pages[i];
-	size_t depth = ed_depth(&app->ed);
-	unsigned chg = build_template(app, p->template_name, p->sets);
+	size_t depth;
+	unsigned chg;
 	int k;
+	lesson_begin(app); /* the lesson's pages are built on a copy: the user's design waits */
+	depth = ed_depth(&app->ed);
+	chg = build_template(app, p->template_name, p->sets);
 	for (k = 0; k < 4 && p->cmds[k] && !app->msg_error; k++)
 		chg |= app_command(app, p->cmds[k]);
 	ed_merge_since(&app->ed, depth); /* the page is one edit: u undoes it */
@@ -161,7 +223,7 @@ unsigned lesson_open(struct app *app, int i)
 	app->pattern = COLL_ALLREDUCE;
 	app->bytes = 1024.0 * 1024 * 1024;
 	if (!app->msg_error)
-		say(app, false, "lesson %d of %d: n next, b back, Esc ends it (the design stays; u undoes)", i + 1,
+		say(app, false, "lesson %d of %d: n next, b back, Esc ends it and gives your design back", i + 1,
 		    lesson_npages);
 	return chg | CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
 }
@@ -181,11 +243,10 @@ unsigned lesson_action(struct app *app, enum action a)
 	switch (a) {
 	case ACT_QUIT:
 	case ACT_LESSON:
+	case ACT_CANCEL:
 		if (app->mode != MODE_LESSON)
 			return CHG_PASS;
-		app->mode = MODE_CANVAS;
-		app->teach_play = 0;
-		return CHG_VIEW;
+		return lesson_end(app);
 	case ACT_PAGE_NEXT:
 	case ACT_PAGE_PREV: {
 		int to = app->lesson_page + (a == ACT_PAGE_NEXT ? 1 : -1);

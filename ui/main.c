@@ -9,6 +9,8 @@
 #include "io/design_io.h"
 #include "io/diff.h"
 #include "io/report.h"
+#include "io/safetext.h"
+#include "io/codec.h"
 #include "io/units.h"
 #include "io/export.h"
 #include "io/nccltests.h"
@@ -47,11 +49,13 @@ static int usage_error(const char *fmt, ...) NCF_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "ncfabric: ");
+	char msg[1200];
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(ncfabric --help shows the usage; ncfabric COMMAND --help a command's)\n");
+	/* Arguments are printed back: filtered, as every message is (io/safetext.h). */
+	safe_eprintf(stderr, "ncfabric: %s\n", msg);
+	fputs("(ncfabric --help shows the usage; ncfabric COMMAND --help a command's)\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -62,7 +66,7 @@ static int emit(const char *out, char *text)
 	int rc = EXIT_OK;
 	if (out && strcmp(out, "-") != 0) {
 		if (!file_write_atomic(out, text, strlen(text), err, sizeof err)) {
-			fprintf(stderr, "ncfabric: %s\n", err);
+			safe_eprintf(stderr, "ncfabric: %s\n", err);
 			rc = EXIT_FAIL;
 		}
 	} else {
@@ -172,14 +176,14 @@ static int one_operand(const char *cmd, int argc, char **argv, const char **file
 	return EXIT_OK;
 }
 
-static long whole_number(const char *text, long lo, long hi, bool *ok)
+/* --gpus N through the one number parser (model/num.h): 08 and 0x8 say why they are refused. */
+static bool gpus_option(const char *cmd, const char *text, long *gpus)
 {
-	char *end;
-	long v;
-	errno = 0;
-	v = strtol(text, &end, 10);
-	*ok = *text && !*end && !errno && v >= lo && v <= hi;
-	return v;
+	char err[200];
+	if (parse_gpus(text, gpus, err, sizeof err))
+		return true;
+	usage_error("%s --gpus: %s", cmd, err);
+	return false;
 }
 
 /* ---- report ---------------------------------------------------------------------------------- */
@@ -193,7 +197,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 {
 	const struct subcommand *me = find_subcommand("report");
 	const char *file = NULL;
-	bool json = false, sweep = false, ok;
+	bool json = false, sweep = false;
 	double size = 1024.0 * 1024 * 1024;
 	long gpus = 0;
 	char err[200];
@@ -219,9 +223,8 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 				return usage_error("report --size: %s", err);
 			break;
 		case 'g':
-			gpus = whole_number(optarg, 1, 100000000, &ok);
-			if (!ok)
-				return usage_error("report --gpus: expected a whole number of GPUs, got '%s'", optarg);
+			if (!gpus_option("report", optarg, &gpus))
+				return EXIT_USAGE;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -324,7 +327,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	design_catalog(&d, &x->shipped, &cat);
 	if (export_multi_file(fmt)) {
 		if (!export_files(&d, &cat, fmt, out, err, sizeof err)) {
-			fprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
+			safe_eprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
 			rc = EXIT_FAIL;
 		}
 		catalog_free(&cat);
@@ -335,7 +338,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 	catalog_free(&cat);
 	design_free(&d);
 	if (!text) {
-		fprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
+		safe_eprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
 		return EXIT_FAIL;
 	}
 	return emit(out, text);
@@ -353,7 +356,6 @@ static int nt_options(const struct subcommand *me, struct ctx *x, int argc, char
 		      const char **out, const char **files, int nfiles)
 {
 	int ch, got = 0;
-	bool ok;
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -366,9 +368,8 @@ static int nt_options(const struct subcommand *me, struct ctx *x, int argc, char
 						   me->name, optarg);
 			break;
 		case 'g':
-			*gpus = whole_number(optarg, 1, 100000000, &ok);
-			if (!ok)
-				return usage_error("%s --gpus: expected a whole number of GPUs, got '%s'", me->name, optarg);
+			if (!gpus_option(me->name, optarg, gpus))
+				return EXIT_USAGE;
 			break;
 		case 'o':
 			*out = optarg;
@@ -403,7 +404,7 @@ static int out_close(const char *out, FILE *f, char **buf)
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (fclose(f) != 0 || !*buf) {
 		free(*buf);
-		fprintf(stderr, "ncfabric: %s: out of memory\n", out);
+		safe_eprintf(stderr, "ncfabric: %s: out of memory\n", out);
 		return EXIT_FAIL;
 	}
 	return emit(out, *buf); /* fclose set *buf */
@@ -424,7 +425,7 @@ static int cmd_expect(struct ctx *x, int argc, char **argv)
 	if ((rc = nt_options(me, x, argc, argv, &coll, &gpus, &out, files, 1)) != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
 	if (coll >= PATTERNS) {
-		fprintf(stderr, "ncfabric: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv)\n",
+		safe_eprintf(stderr, "ncfabric: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv)\n",
 			nt_test_name(coll));
 		return EXIT_USAGE;
 	}
@@ -461,7 +462,7 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 		return rc;
 	buf = file_read(files[1], &len, err, sizeof err);
 	if (!buf) {
-		fprintf(stderr, "ncfabric: %s: %s\n", files[1], err);
+		safe_eprintf(stderr, "ncfabric: %s: %s\n", files[1], err);
 		return EXIT_USAGE;
 	}
 	if (!nt_parse(buf, len, &log, &diag)) {
@@ -475,16 +476,16 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 		coll = log.coll;
 	if (coll < 0) {
 		if (log.coll_columns == NT_AMBIGUOUS)
-			fprintf(stderr, "ncfabric: %s: all_gather_perf or alltoall_perf (their columns are alike, and the log does not name its test): give --collective\n",
+			safe_eprintf(stderr, "ncfabric: %s: all_gather_perf or alltoall_perf (their columns are alike, and the log does not name its test): give --collective\n",
 				files[1]);
 		else
-			fprintf(stderr, "ncfabric: %s: the log does not say which test wrote it, nor do its columns: give --collective\n",
+			safe_eprintf(stderr, "ncfabric: %s: the log does not say which test wrote it, nor do its columns: give --collective\n",
 				files[1]);
 		nt_log_free(&log);
 		return EXIT_USAGE;
 	}
 	if (coll >= PATTERNS) {
-		fprintf(stderr, "ncfabric: %s: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv): nothing comparable\n",
+		safe_eprintf(stderr, "ncfabric: %s: %s_perf is not modelled yet (ncfabric models all_reduce, all_gather, reduce_scatter, alltoall and sendrecv): nothing comparable\n",
 			files[1], nt_test_name(coll));
 		nt_log_free(&log);
 		return EXIT_USAGE;
@@ -504,7 +505,7 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 	design_free(&d);
 	rc = out_close(out, f, &obuf);
 	if (low < 0) {
-		fprintf(stderr, "ncfabric: %s: nothing comparable\n", files[1]);
+		safe_eprintf(stderr, "ncfabric: %s: nothing comparable\n", files[1]);
 		return EXIT_USAGE;
 	}
 	return rc;
@@ -660,14 +661,16 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 			return usage_error("%s", err);
 	design_init(&d);
 	if (!template_build(t, &v, &x->shipped, &d, err, sizeof err)) {
-		fprintf(stderr, "ncfabric: %s\n", err);
+		safe_eprintf(stderr, "ncfabric: %s\n", err);
 		design_free(&d);
 		return EXIT_USAGE;
 	}
 	text = design_to_text(&d, out && strcmp(out, "-") ? format_guess(out, "", 0) : FMT_YAML);
 	design_free(&d);
-	if (!text)
+	if (!text) {
+		safe_eprintf(stderr, "ncfabric: cannot format the design: %s\n", tree_write_problem());
 		return EXIT_FAIL;
+	}
 	return emit(out, text);
 }
 
@@ -862,10 +865,10 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 {
 	struct design d;
 	static struct app app;
-	char recovered[1200], rpath[1200];
+	char recovered[3000];
 	int rc;
 	if (!so->script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
+		safe_eprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
 	}
 	if (file && strcmp(file, "-") && access(file, F_OK) != 0 && errno == ENOENT) {
@@ -890,28 +893,26 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		app_init(&app, &d, &x->shipped, file);
 	}
 	app.mouse = o->mouse;
-	app_recovery_path(file, rpath, sizeof rpath);
-	if (access(rpath, R_OK) == 0)
-		app_offer_recovery(&app, rpath);
+	app_offer_recoveries(&app);
 	if (so->script) {
 		char err[400];
 		size_t len;
 		char *text = file_read(so->script, &len, err, sizeof err);
 		FILE *dump = stdout;
 		if (!text) {
-			fprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
+			safe_eprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
 			app_free(&app);
 			return EXIT_USAGE;
 		}
 		if (so->dump && strcmp(so->dump, "-") && !(dump = fopen(so->dump, "w"))) {
-			fprintf(stderr, "ncfabric: cannot write %s\n", so->dump);
+			safe_eprintf(stderr, "ncfabric: cannot write %s\n", so->dump);
 			free(text);
 			app_free(&app);
 			return EXIT_FAIL;
 		}
 		rc = script_run(&app, text, so->w, so->h, so->dump ? dump : NULL, err, sizeof err);
 		if (rc)
-			fprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
+			safe_eprintf(stderr, "ncfabric: %s: %s\n", so->script, err);
 		if (dump != stdout && fclose(dump) != 0)
 			rc = EXIT_FAIL;
 		free(text);
@@ -920,11 +921,22 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	}
 	rc = term_run(&app, o, recovered, sizeof recovered);
 	if (recovered[0])
-		fprintf(stderr, "ncfabric: unsaved changes written to %s\n", recovered);
+		safe_eprintf(stderr, "ncfabric: %s\n", recovered);
 	app_free(&app);
 	return rc;
 }
 
+
+/* Output that did not reach standard output (a full disk, a closed pipe) is a failure said
+ * on stderr: 1, or 2 for diff, whose 1 means "the designs differ". */
+static int stdout_checked(int rc, bool diff)
+{
+	char err[200];
+	if (stream_finish(stdout, err, sizeof err))
+		return rc;
+	safe_eprintf(stderr, "ncfabric: cannot write to standard output: %s\n", err);
+	return diff ? EXIT_USAGE : EXIT_FAIL;
+}
 
 int main(int argc, char **argv)
 {
@@ -958,7 +970,7 @@ int main(int argc, char **argv)
 				optind = 0; /* getopt_long anew, over the subcommand's arguments */
 				rc = sub->run(&x, sargc, sargv);
 				catalog_free(&x.shipped);
-				return rc;
+				return stdout_checked(rc, strcmp(sub->name, "diff") == 0);
 			}
 			if (file)
 				return usage_error("one design at a time ('%s' is extra)", argv[optind]);
@@ -1015,5 +1027,5 @@ int main(int argc, char **argv)
 		return rc;
 	rc = cmd_interactive(&x, file, &topts, &sopts);
 	catalog_free(&x.shipped);
-	return rc;
+	return stdout_checked(rc, false);
 }

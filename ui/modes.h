@@ -101,10 +101,22 @@ unsigned line_text(char *buf, size_t size, int key);
 unsigned build_template(struct app *app, const char *name, const char *sets);
 struct template;
 struct tvalues;
-/* The design becomes template t built with v (undoable); every way to a template goes here. */
+/* The design becomes template t built with v (undoable); every way to a template goes here.
+ * The template's design has no file (w asks for a name): the user's file is never taken
+ * over; undoing back to the design it replaced brings that design's file back. */
 unsigned template_replace(struct app *app, const struct template *t, const struct tvalues *v);
+/* After an undo or redo: the file that goes with the design on screen (template_replace). */
+void template_follow(struct app *app);
+void template_forget(struct app *app);
 
 /* file.c */
+/* :w NAME and :wq NAME: a file that exists and is not the design's own is overwritten only
+ * when the user says so (vim's E13). */
+unsigned save_as(struct app *app, const char *name, bool quit);
+/* Answers to the recovery question: y, n, Esc. */
+unsigned recovery_restore(struct app *app);
+unsigned recovery_discard(struct app *app);
+unsigned recovery_keep(struct app *app);
 void mark_saved(struct app *app);
 void disk_remember(struct app *app);
 unsigned save_to(struct app *app, const char *path);
@@ -133,6 +145,10 @@ void compare_draw(const struct app *app, struct cellbuf *c);
 /* lesson.c */
 unsigned lesson_open(struct app *app, int page);
 unsigned lesson_resume(struct app *app); /* the page it was left on, or the first */
+/* The lesson works on a copy of the design (app->stash): lesson_end gives the user's
+ * design, history and file back. Quitting, opening a file and starting from a template end
+ * the lesson first. Returns the change mask (CHG_NONE when no lesson was on). */
+unsigned lesson_end(struct app *app);
 unsigned lesson_action(struct app *app, enum action a);
 void lesson_draw(const struct app *app, struct cellbuf *c);
 

@@ -1,6 +1,7 @@
 /* palette.c: the three menus: what to add (the palette), which template to start from,
  * which export format to write. */
 #include "ui/modes.h"
+#include "io/safetext.h"
 #include "io/export.h"
 #include "layouts/template.h"
 #include <stdio.h>
@@ -148,8 +149,10 @@ unsigned export_action(struct app *app, enum action a)
 	case ACT_ACCEPT: {
 		/* The command line, filled in: the name can be changed before Enter. */
 		static const char *const ext[] = { "yaml", "json", "bom.csv", "bom.yaml", "bom.json", "dot", "astra", "netbox" };
-		snprintf(app->cmdline, sizeof app->cmdline, "export %s %.100s.%s", export_formats[app->export_cur],
-			 app->design.name, ext[app->export_cur]);
+		char safe[80];
+		/* One safe path component from the design's name: no "../", no "/" (safetext.h). */
+		snprintf(app->cmdline, sizeof app->cmdline, "export %s %s.%s", export_formats[app->export_cur],
+			 safe_filename(app->design.name, safe, sizeof safe), ext[app->export_cur]);
 		app->mode = MODE_COMMAND;
 		return CHG_VIEW;
 	}

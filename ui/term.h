@@ -13,9 +13,11 @@ struct term_opts {
 /* Run the interactive loop on app until it quits. Returns the exit status: 0; 1 when the
  * terminal could not be used; 128 + the signal when SIGHUP or SIGTERM ended it (or a lost
  * terminal: 129); 130 when the quit began with Ctrl-C (SIGINT is read as the key C-c, which
- * asks like q). Unsaved work is written to a recovery file when a signal or a lost terminal
- * ends the program, or a second Ctrl-C answers the quit question; its path is put in
- * recovered (empty if nothing needed saving). */
+ * asks like q); 1 too when unsaved work could be written nowhere. Unsaved work is written to
+ * a recovery file (recover.h) when a signal or a lost terminal ends the program, or a second
+ * Ctrl-C answers the quit question, and what became of it is put in recovered ("unsaved
+ * changes written to PATH", empty if nothing needed saving). A signal that comes while the
+ * model computes is answered at once, from the handler (recover.h). */
 int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t size);
 
 #endif

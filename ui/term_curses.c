@@ -2,6 +2,9 @@
  * maps style roles to attributes, and turns curses keys into the program's key codes. */
 #include "ui/term.h"
 #include "io/design_io.h"
+#include "ui/recover.h"
+#include <termios.h>
+#include <unistd.h>
 #include <curses.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	recover_on_signal(sig); /* while the model computes: saves the work and exits from here */
 }
 
 /* Mono first: meaning never rests on colour (style.md H10). */
@@ -130,15 +134,19 @@ static SCREEN *open_screen(void)
 	return s;
 }
 
-static void write_recovery(struct app *app, char *out, size_t size)
+/* What endwin would send, as bytes the signal path can write (recover.h). */
+static void exit_sequence(char *out, size_t size, bool mouse)
 {
-	char path[1100], err[256];
+	static const char *const caps[] = { "sgr0", "cnorm", "rmkx", "rmcup" };
+	size_t i;
 	out[0] = '\0';
-	if (!app_dirty(app))
-		return;
-	app_recovery_path(app->file, path, sizeof path);
-	if (design_save(&app->design, path, err, sizeof err))
-		snprintf(out, size, "%s", path);
+	for (i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+		const char *v = tigetstr(caps[i]);
+		if (i == 3 && mouse) /* xterm mouse reporting off, before leaving the screen */
+			strncat(out, "\033[?1000l\033[?1002l\033[?1006l", size - strlen(out) - 1);
+		if (v && v != (char *)-1)
+			strncat(out, v, size - strlen(out) - 1);
+	}
 }
 
 static bool set_mouse(bool on)
@@ -159,6 +167,9 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 	struct cellbuf c;
 	int errors = 0;
 	struct sigaction sa;
+	struct termios modes;
+	bool have_modes = tcgetattr(STDIN_FILENO, &modes) == 0;
+	char seq[512];
 
 	recovered[0] = '\0';
 	if (!getenv("ESCDELAY"))
@@ -184,6 +195,8 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 	mouseinterval(0);
 	cellbuf_init(&c, COLS, LINES);
 	c.ascii = o->ascii;
+	exit_sequence(seq, sizeof seq, o->mouse);
+	recover_arm(seq, have_modes ? &modes : NULL);
 	app_layout(app, COLS, LINES);
 	for (;;) {
 		wint_t wch;
@@ -244,11 +257,13 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 		if (chg & CHG_QUIT)
 			break;
 	}
+	recover_disarm();
 	cellbuf_free(&c);
 	endwin();
 	delscreen(scr);
-	if (got_signal || errors > 100 || app->quit_recover)
-		write_recovery(app, recovered, size);
+	/* Unsaved work that could be written nowhere: said on stderr, and the status is 1. */
+	if ((got_signal || errors > 100 || app->quit_recover) && recover_save_app(app, recovered, size))
+		return 1;
 	/* As a shell reports a program a signal ended: 128 + the signal (130 for Ctrl-C). */
 	if (got_signal)
 		return 128 + got_signal;

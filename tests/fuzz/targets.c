@@ -1,15 +1,25 @@
 /* targets.c: fuzz targets. A design that loads is also reported, exported and saved
  * back, so the model and the writers see every odd but valid design the fuzzer finds. */
+#define _XOPEN_SOURCE 700
 #include "tests/fuzz/targets.h"
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include "io/design_io.h"
+#include "io/diff.h"
 #include "io/export.h"
+#include "io/report.h"
 #include "io/nccltests.h"
 #include "io/units.h"
 #include "layouts/place.h"
 #include "layouts/template.h"
 #include "model/bom.h"
+#include "model/compare.h"
+#include "model/inventory.h"
 #include "model/metrics.h"
 
 static struct catalog *shipped(void)
@@ -111,5 +121,132 @@ int fuzz_set(const uint8_t *data, size_t size)
 			template_build(t, &v, shipped(), &d, err, sizeof err);
 		design_free(&d);
 	}
+	return 0;
+}
+
+/* A measured AllReduce log (nccl-tests' layout), for compare. */
+static const char measured_log[] =
+	"# nThread 1 nGpus 1 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20\n"
+	"# Using devices\n"
+	"#  Rank  0 Group  0 Pid 1 on node0 device  0 [0x07] NVIDIA A100-SXM4-80GB\n"
+	"#\n"
+	"#                                                              out-of-place                       in-place\n"
+	"#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+	"#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+	"     1048576        262144     float     sum      -1    120.1    8.73   16.91      0    119.8    8.75   16.96      0\n"
+	"  1073741824     268435456     float     sum      -1    29000   37.03   71.74      0    29010   37.01   71.71      0\n"
+	"# Out of bounds values : 0 OK\n"
+	"# Avg bus bandwidth    : 44.3\n";
+
+static char scratch[64];
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void scratch_remove(void)
+{
+	if (scratch[0])
+		nftw(scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *fuzz_scratch_dir(void)
+{
+	if (!scratch[0]) {
+		snprintf(scratch, sizeof scratch, "/tmp/ncf-fuzz-XXXXXX");
+		if (!mkdtemp(scratch))
+			abort();
+		atexit(scratch_remove);
+	}
+	return scratch;
+}
+
+static const char *scratch_dir(void)
+{
+	return fuzz_scratch_dir();
+}
+
+int fuzz_pipeline(const uint8_t *data, size_t size)
+{
+	static struct metrics m;
+	static const char *const fmts[] = { "yaml", "json", "bom-csv", "bom-yaml", "bom-json", "dot" };
+	struct design d, base;
+	struct ncf_diag diag = { 0 }, problems = { 0 };
+	struct catalog cat, bcat;
+	struct inventory inv;
+	struct report_in r;
+	struct nt_log log;
+	struct headline ha[HEADLINES_MAX], hb[HEADLINES_MAX];
+	struct vec changes = { 0 };
+	struct diff_in in;
+	struct placement p;
+	FILE *null;
+	char err[600], out[256];
+	size_t i;
+	int n;
+	if (!size)
+		return 0;
+	if (!design_load_text((const char *)data + 1, size - 1, data[0] & 1 ? FMT_JSON : FMT_YAML, shipped(), &d, &problems)) {
+		diag_free(&problems);
+		return 0;
+	}
+	null = fopen("/dev/null", "w");
+	if (!null)
+		abort();
+	design_catalog(&d, shipped(), &cat);
+	inventory_compute(&d, &cat, &inv);
+	metrics_compute(&d, &cat, ldexp(1.0, data[0] % 35), 0, &m);
+	r = (struct report_in){ &d, &cat, "built-in", "fuzz.yaml", &inv, &problems, &m, (data[0] & 2) != 0 };
+	report_text(null, &r);
+	free(report_json(&r));
+	diag_print(null, "fuzz.yaml", &problems, true);
+	for (n = 0; n < PATTERNS; n++)
+		nt_expect(null, &m, d.name, (enum coll)n, d.job.algo);
+	if (nt_parse(measured_log, sizeof measured_log - 1, &log, &diag)) {
+		nt_compare(null, &m, &d, &log, COLL_ALLREDUCE, "measured.log");
+		nt_log_free(&log);
+	}
+	for (i = 0; i < sizeof fmts / sizeof *fmts; i++)
+		free(export_text(&d, &cat, fmts[i], err, sizeof err));
+	snprintf(out, sizeof out, "%s/astra", scratch_dir());
+	export_files(&d, &cat, "astra-sim", out, err, sizeof err);
+	snprintf(out, sizeof out, "%s/netbox", scratch_dir());
+	export_files(&d, &cat, "netbox", out, err, sizeof err);
+	place_design(&d, 80 + data[0] % 80, 20 + data[0] % 30, &p);
+	place_routes(&d, &cat, &p);
+	placement_free(&p);
+	/* diff against the built-in design, both ways round */
+	if (design_load_default(shipped(), &base, &diag)) {
+		design_catalog(&base, shipped(), &bcat);
+		n = headlines_of(&base, &bcat, m.bytes, ha, HEADLINES_MAX);
+		headlines_of(&d, &cat, m.bytes, hb, HEADLINES_MAX);
+		design_diff(&base, &d, &changes);
+		in = (struct diff_in){ base.name, "a.yaml", d.name, "b.yaml", m.bytes, &changes, ha, hb, n };
+		diff_text(null, &in);
+		free(diff_json(&in));
+		vec_release(&changes);
+		catalog_free(&bcat);
+		design_free(&base);
+	}
+	/* Both formats load back to the same design. */
+	for (n = 0; n < 2; n++) {
+		struct design back;
+		char *text = design_to_text(&d, n ? FMT_JSON : FMT_YAML);
+		if (!text || !design_load_text(text, strlen(text), n ? FMT_JSON : FMT_YAML, shipped(), &back, &diag) ||
+		    !design_equal(&d, &back))
+			abort();
+		design_free(&back);
+		free(text);
+	}
+	fclose(null);
+	inventory_free(&inv);
+	catalog_free(&cat);
+	design_free(&d);
+	diag_free(&problems);
+	diag_free(&diag);
 	return 0;
 }

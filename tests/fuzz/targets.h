@@ -10,5 +10,15 @@ int fuzz_design_json(const uint8_t *data, size_t size);
 int fuzz_catalog(const uint8_t *data, size_t size);
 int fuzz_nccltests(const uint8_t *data, size_t size);
 int fuzz_set(const uint8_t *data, size_t size);
+/* The whole command-line path: load (the first byte picks YAML or JSON), check, the model,
+ * report (text and JSON), expect, compare against a measured log, diff against the
+ * built-in design, every export (single files in memory, ASTRA-sim and NetBox into a
+ * private directory), placement, and the round trip through both formats. */
+int fuzz_pipeline(const uint8_t *data, size_t size);
+/* The headless designer (tests/fuzz/designer.c, linked with the ui library): the first
+ * byte picks the design, the next two the screen, the rest is a --script. */
+int fuzz_designer(const uint8_t *data, size_t size);
+/* A private directory for what the targets write, removed when the process exits. */
+const char *fuzz_scratch_dir(void);
 
 #endif
