@@ -578,8 +578,11 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 					int m;
 					if (most > s->n)
 						most = s->n;
-					share = pairs ? 1.0
-						      : rail_share(in->channels * (int)conc, l->rails * g->spn, g->wired * g->spn);
+					/* A ring's channels go round-robin over the node's ports; a node's
+					 * pairs each take one NIC (fabric-physics.md 3.2), GPU i's pair on
+					 * rail i: a rail component carries the pairs of its rails. */
+					share = rail_share(pairs ? (int)conc : in->channels * (int)conc, l->rails * g->spn,
+							   g->wired * g->spn);
 					memset(pr, 0, sizeof *pr);
 					pr->sw = l->sw;
 					pr->order = l->order;
@@ -590,9 +593,10 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 					pr->block_nodes = most;
 					pr->G = topo_rail_groups(l);
 					pr->v[0] = conc * in->rate * share;
-					pr->v[1] = (pairs ? conc * in->p2p_channels : ceil(in->channels * conc * in->runtime * share)) *
+					pr->v[1] = (pairs ? conc * share * in->p2p_channels
+							  : ceil(in->channels * conc * in->runtime * share)) *
 						   t->qps;
-					pr->v[2] = pairs ? conc : (double)l->rails * g->spn;
+					pr->v[2] = pairs ? conc * share : (double)l->rails * g->spn;
 					/* Communicators interleaved node by node (a rank's peers a whole number
 					 * of nodes apart): each family with nodes in the component leaves it. */
 					if (in->span.stride > 0 && in->span.stride < step) {

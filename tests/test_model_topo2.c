@@ -722,3 +722,55 @@ Test(topo2, an_nvlink_domain_split_across_leaves_sends_from_each_tray)
 		  algo(&ma, COLL_ALLREDUCE, UA_RING)->loss.factor, f, B);
 	design_free(&d);
 }
+
+/* Pipeline sends on rail leaves: 16 DGX H100 (8 x 400G each, GPU i on rail i) in two units
+ * of 8, 16 leaves (a rail of one unit each: 8 down), 8 spines. TP 8, PP 8, DP 2 puts PP
+ * neighbours 2 nodes apart: the last 2 nodes of a unit send out of it. Each of a node's 8
+ * pairs takes its own NIC (fabric-physics.md 3.2), so rail leaf r carries the 2 pairs of its
+ * rail, 2 x r_pair: with 8 uplinks of 50 GB/s (400 GB/s) nothing binds and PP runs as on
+ * one leaf per rail for all 16 servers (no uplink crossed). With 1 uplink (50 GB/s) the
+ * leaf delivers 50 / (2 r_pair) of the plan. (Charging all 8 pairs to one rail leaf, as
+ * the engine did, halved PP at 8 uplinks.) */
+static void pp_rails(struct design *d, int leaves, int up)
+{
+	fx_clos(d, 16, 8, WIRE_RAIL, leaves, up, up > 0 ? 8 : 0);
+	d->job.tp = 8;
+	d->job.pp = 8;
+	d->job.micro_batches = 16;
+	d->job.seq_len = 8192;
+	design_assign_ids(d);
+}
+
+Test(topo2, pipeline_pairs_take_their_own_rail)
+{
+	struct design a, b, c;
+	const struct dim_traffic *pa, *pb, *pc;
+	double r;
+	pp_rails(&a, 16, 8);
+	pp_rails(&b, 8, 0);
+	pp_rails(&c, 16, 1);
+	metrics_compute(&a, &cat, GiB, 0, &ma);
+	metrics_compute(&b, &cat, GiB, 0, &mb);
+	pa = &ma.work.dims[DIM_PP];
+	pb = &mb.work.dims[DIM_PP];
+	cr_assert(ma.work.valid && mb.work.valid, "%s / %s", ma.work.why, mb.work.why);
+	cr_assert(pa->active && pa->network && pa->busbw_GBps > 0);
+	cr_assert(close_rel(pa->busbw_GBps, pb->busbw_GBps, 1e-9), "two units %.3f vs one leaf a rail %.3f GB/s",
+		  pa->busbw_GBps, pb->busbw_GBps);
+	r = pa->busbw_GBps; /* what one pair gets unhindered (PP's messages: latency under 1%) */
+	metrics_compute(&c, &cat, GiB, 0, &ma);
+	pc = &ma.work.dims[DIM_PP];
+	cr_assert(ma.work.valid, "%s", ma.work.why);
+	/* The binding resource: rail leaf uplink 50 GB/s against 2 pairs at the planned rate
+	 * (what a NIC plans, at least what one pair got unhindered). */
+	/* The binding resource: rail leaf uplink, 1 x 50 GB/s, against the 2 pairs leaving the
+	 * unit at the rate NCCL plans a pair (its NIC's 400 Gb/s = 50 GB/s): 100 GB/s, factor
+	 * 0.5, and PP's busbw is the unhindered one halved (the latency term aside: < 0.5%). */
+	cr_assert(close_rel(pc->bound.loss.capacity_GBps, 50, 1e-9), "capacity %.3f", pc->bound.loss.capacity_GBps);
+	cr_assert(close_rel(pc->bound.loss.demand_GBps, 2 * 50.0, 1e-9), "demand %.3f", pc->bound.loss.demand_GBps);
+	cr_assert(close_rel(pc->bound.loss.factor, 0.5, 1e-9), "factor %.4f", pc->bound.loss.factor);
+	cr_assert(close_rel(pc->busbw_GBps, r * 0.5, 0.005), "1 uplink: %.3f GB/s, expected %.3f", pc->busbw_GBps, r * 0.5);
+	design_free(&a);
+	design_free(&b);
+	design_free(&c);
+}
