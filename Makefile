@@ -126,7 +126,10 @@ $(BUILD)/tests/layouts_tests: $(TEST_LAYOUTS_SRC:%.c=$(BUILD)/%.o) $(LIBLAYOUTS)
 $(BUILD)/tests/fuzz/targets.o: tests/fuzz/targets.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c $< -o $@
-$(BUILD)/tests/io_tests: $(TEST_IO_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/targets.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+$(BUILD)/tests/fuzz/model_gen.o: tests/fuzz/model_gen.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c $< -o $@
+$(BUILD)/tests/io_tests: $(TEST_IO_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/model_gen.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 $(BUILD)/tests/ui_tests: $(TEST_UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/designer.o $(BUILD)/tests/fuzz/targets.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(CURSES_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@

@@ -812,6 +812,7 @@ void fabric_caches_clear(void)
 {
 	memset(loss_cache, 0, sizeof loss_cache);
 	loss_next = 0;
+	route_caches_clear();
 }
 
 static void route_cached(const struct topo *t, const struct route_in *in, struct route_out *r)

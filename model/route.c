@@ -810,7 +810,7 @@ struct comp_count {
 
 struct hmap {
 	struct comp_count *v;
-	size_t cap;
+	size_t cap, n;     /* n: entries in use; the table doubles before it is half full */
 };
 
 static uint64_t mix(uint64_t h)
@@ -821,16 +821,50 @@ static uint64_t mix(uint64_t h)
 	return h;
 }
 
-static struct comp_count *hmap_get(struct hmap *m, struct ckey k)
+static size_t hmap_slot(const struct hmap *m, struct ckey k)
 {
 	size_t i = (size_t)(mix(((uint64_t)(k.sw + 7) * 0x9e3779b97f4a7c15ULL + (uint64_t)k.order) ^ (uint64_t)k.b) % m->cap);
 	while (m->v[i].used && !key_eq(m->v[i].k, k))
 		i = (i + 1) % m->cap;
-	if (!m->v[i].used) {
-		m->v[i].used = true;
-		m->v[i].k = k;
-		m->v[i].count = 0;
+	return i;
+}
+
+/* A table of cap entries (at least 16), empty. */
+static void hmap_reset(struct hmap *m, size_t cap)
+{
+	if (cap < 16)
+		cap = 16;
+	if (cap != m->cap) {
+		free(m->v);
+		m->v = xcalloc(cap, sizeof *m->v);
+		m->cap = cap;
+	} else {
+		memset(m->v, 0, cap * sizeof *m->v);
 	}
+	m->n = 0;
+}
+
+static struct comp_count *hmap_get(struct hmap *m, struct ckey k)
+{
+	size_t i = hmap_slot(m, k);
+	if (m->v[i].used)
+		return &m->v[i];
+	if ((m->n + 1) * 2 > m->cap) {
+		struct hmap g = { xcalloc(m->cap * 2, sizeof *m->v), m->cap * 2, 0 };
+		size_t j;
+		for (j = 0; j < m->cap; j++)
+			if (m->v[j].used) {
+				g.v[hmap_slot(&g, m->v[j].k)] = m->v[j];
+				g.n++;
+			}
+		free(m->v);
+		*m = g;
+		i = hmap_slot(m, k);
+	}
+	m->v[i].used = true;
+	m->v[i].k = k;
+	m->v[i].count = 0;
+	m->n++;
 	return &m->v[i];
 }
 
@@ -881,7 +915,7 @@ static long *most_at(const struct tree_table *tt, int gi, int pi, int lv)
 	return &tt->most[((size_t)gi * TOPO_MAX_PLANES + (size_t)pi) * TOPO_MAX_LEVELS + (size_t)lv];
 }
 
-static void count_trees(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
+static void count_trees_direct(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
 {
 	long n = s->len, k, x, step = s->step > 0 ? s->step : 1;
 	int pi, lv, tree, maxp = max_switch_planes(t);
@@ -895,8 +929,9 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 			meshes = true;
 	tt->nng = t->nng;
 	tt->most = xcalloc((size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS, sizeof *tt->most);
-	m.cap = (size_t)n * 2 + 16;
-	m.v = xcalloc(m.cap, sizeof *m.v);
+	m.v = NULL;
+	m.cap = 0;
+	hmap_reset(&m, (size_t)n * 2 + 16);
 	(void)placement;
 	for (k = 0; k < s->count; k++) {
 		long a = s->first + k * s->stride;
@@ -921,7 +956,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 		}
 		for (pi = 0; pi < maxp; pi++)
 			for (lv = 0; lv < TOPO_MAX_LEVELS; lv++) {
-				memset(m.v, 0, m.cap * sizeof *m.v);
+				hmap_reset(&m, m.cap);
 				/* Count, for each component, the tree edges with one end inside it. */
 				for (tree = 0; tree < 2; tree++)
 					for (x = 0; x < n; x++) {
@@ -968,7 +1003,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 		if (!meshes)
 			continue;
 		/* Direct links: the tree edges on each linked pair, keyed by the pair's nodes. */
-		memset(m.v, 0, m.cap * sizeof *m.v);
+		hmap_reset(&m, m.cap);
 		for (tree = 0; tree < 2; tree++)
 			for (x = 0; x < n; x++) {
 				long y = dtree_parent(n, tree, x);
@@ -1030,6 +1065,296 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 	free(gloc);
 	free(gidx);
 	tt->valid = true;
+}
+
+/* The crossing edges by runs (the production count; count_trees_direct visits every node
+ * and checks it in tests). Along the communicator's ranks the component at one level is
+ * constant over runs: a run ends where the group or the block changes. An edge with both
+ * ends in one run crosses nothing, so only edges spanning a run boundary are looked at.
+ * NCCL's tree is in order over ranks: the edge of a child c with lowest set bit b joins c
+ * and c +- b, and of the children with lowest bit b exactly one edge spans a given
+ * boundary (they sit 2b apart, each spanning b), so a boundary has at most one edge per
+ * bit and per tree. Each edge is taken once, at the first boundary it spans. Cost:
+ * runs x log2(ranks), not ranks (a rail unit of 32 servers is one run). */
+
+struct trun {
+	long start;          /* first rank */
+	int gi;              /* node group, -1: ranks of no group */
+	long local0;         /* local node of the first rank */
+	bool has;            /* a key at this level */
+	struct ckey key;
+};
+
+struct trun_set {
+	struct trun *v;
+	size_t n, cap;
+	long step;
+};
+
+static void trun_push(struct trun_set *rs, long start, int gi, long local0, bool has, struct ckey key)
+{
+	struct trun *r;
+	if (rs->n && rs->v[rs->n - 1].start == start)
+		rs->n--; /* an empty run before it */
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+		rs->v = xrealloc(rs->v, rs->cap * sizeof *rs->v);
+	}
+	r = &rs->v[rs->n++];
+	r->start = start;
+	r->gi = gi;
+	r->local0 = local0;
+	r->has = has;
+	r->key = key;
+}
+
+/* The run holding rank x (runs start at rank 0, in order). */
+static const struct trun *trun_at(const struct trun_set *rs, long x)
+{
+	size_t lo = 0, hi = rs->n;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (rs->v[mid].start <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &rs->v[lo];
+}
+
+/* The runs of communicator k at (plane pi, level lv). */
+static void tree_runs(const struct span *s, long k, int pi, int lv, const struct seg *sg, int ns,
+		      struct trun_set *rs)
+{
+	long a = s->first + k * s->stride, step = s->step > 0 ? s->step : 1, next = 0;
+	struct ckey none = { -1, 0, 0 };
+	int i;
+	rs->n = 0;
+	rs->step = step;
+	for (i = 0; i < ns; i++) {
+		const struct topo_ngroup *g = sg[i].g;
+		const struct topo_plane *p = plane_of(g, pi);
+		long r0 = (g->first + sg[i].lo - a) / step, j = 0;
+		if (r0 > next)
+			trun_push(rs, next, -1, 0, false, none);
+		if (!p || lv >= p->nlevels || p->level[lv].size >= TOPO_ALL) {
+			bool has = p && lv < p->nlevels;
+			trun_push(rs, r0, sg[i].gi, sg[i].lo, has, has ? key_at(g, p, lv, sg[i].lo) : none);
+		} else {
+			const struct topo_level *l = &p->level[lv];
+			long D = step * g->spn, P0 = topo_pos(g, p, sg[i].lo);
+			while (j < sg[i].n) {
+				/* The ranks of this raw block: up to the first position of the next. */
+				long B = floordiv(P0 + j * D + l->shift, l->size);
+				long jn = ceil_l((B + 1) * l->size - l->shift - P0, D);
+				trun_push(rs, r0 + j, sg[i].gi, sg[i].lo + j * step, true, key_at(g, p, lv, sg[i].lo + j * step));
+				j = jn > j ? jn : j + 1;
+			}
+		}
+		next = r0 + sg[i].n;
+	}
+	if (next < s->len || rs->n == 0)
+		trun_push(rs, next, -1, 0, false, none);
+}
+
+/* Tree-0 edge (c, parent) spanning boundary beta (between ranks beta - 1 and beta) among the
+ * children with lowest bit b, if any. */
+static bool span_edge(long n, long beta, long b, long *c, long *p)
+{
+	long m0 = -floordiv(b - beta, b) * b, cc = (m0 / b) % 2 ? m0 : m0 + b, pp, lo, hi;
+	if (cc < 1 || cc >= n)
+		return false;
+	pp = btree_parent(n, cc);
+	if (pp < 0)
+		return false;
+	lo = cc < pp ? cc : pp;
+	hi = cc < pp ? pp : cc;
+	if (!(lo < beta && beta <= hi))
+		return false;
+	*c = cc;
+	*p = pp;
+	return true;
+}
+
+/* One tree edge between ranks x and y: the ends' components it leaves. */
+static void tree_edge(const struct topo *t, const struct trun_set *rs, int pi, int lv, long x, long y, struct hmap *m)
+{
+	const struct trun *rx = trun_at(rs, x), *ry = trun_at(rs, y);
+	const struct topo_ngroup *gx, *gy;
+	const struct topo_plane *px, *py;
+	long lx, ly;
+	if (rx == ry || rx->gi < 0 || ry->gi < 0)
+		return;
+	gx = &t->ng[rx->gi];
+	gy = &t->ng[ry->gi];
+	px = plane_of(gx, pi);
+	py = plane_of(gy, pi);
+	if (!px || !py)
+		return;
+	lx = rx->local0 + (x - rx->start) * rs->step;
+	ly = ry->local0 + (y - ry->start) * rs->step;
+	if (lv < px->nlevels) {
+		struct ckey kx = key_at(gx, px, lv, lx);
+		if (!on_chain(gy, py, ly, kx))
+			hmap_get(m, kx)->count++;
+	}
+	if (lv < py->nlevels) {
+		struct ckey ky = key_at(gy, py, lv, ly);
+		if (!on_chain(gx, px, lx, ky))
+			hmap_get(m, ky)->count++;
+	}
+}
+
+/* The tree-1 edges of node 0 when n is odd (tree 0's node n-1, which the shift wraps to 0):
+ * out[] gets their ends in rank order space; returns how many. */
+static int wrap_edges(long n, long (*out)[2])
+{
+	long r = n - 1, b, k = 0, pr = btree_parent(n, r);
+	if (pr >= 0) {
+		out[k][0] = (r + 1) % n;
+		out[k][1] = (pr + 1) % n;
+		k++;
+	}
+	for (b = 1; b < n && k < 64; b <<= 1) {
+		long c;
+		for (c = r - b; c <= r + b; c += 2 * b)
+			if (c >= 0 && c < n && c != r && (c & -c) == b && btree_parent(n, c) == r) {
+				out[k][0] = (c + 1) % n;
+				out[k][1] = (r + 1) % n;
+				k++;
+			}
+	}
+	return (int)k;
+}
+
+static void count_trees(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
+{
+	long n = s->len, k;
+	int pi, lv, maxp = max_switch_planes(t), maxseg = t->nplaced > 0 ? t->nplaced : 1, i;
+	bool meshes = false;
+	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
+	struct trun_set rs = { NULL, 0, 0, 1 };
+	struct hmap m = { NULL, 0, 0 };
+	for (i = 0; i < t->nplaced; i++)
+		if (t->ng[t->order[i]].nplanes > t->ng[t->order[i]].nswitch)
+			meshes = true;
+	if (meshes) {
+		/* Direct links are counted pair by pair (count_trees_direct does it). */
+		free(sg);
+		count_trees_direct(t, s, placement, tt);
+		return;
+	}
+	tt->nng = t->nng;
+	tt->most = xcalloc((size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS, sizeof *tt->most);
+	for (k = 0; k < s->count && n >= 2; k++) {
+		int ns = segments(t, s, k, sg, maxseg);
+		for (pi = 0; pi < maxp; pi++)
+			for (lv = 0; lv < TOPO_MAX_LEVELS; lv++) {
+				size_t r;
+				long wr[64][2];
+				int nw = 0, tree, w;
+				bool any = false;
+				for (i = 0; i < ns && !any; i++) {
+					const struct topo_plane *p = plane_of(sg[i].g, pi);
+					any = p && lv < p->nlevels;
+				}
+				if (!any)
+					continue;
+				tree_runs(s, k, pi, lv, sg, ns, &rs);
+				/* The runs' keys and the ends of crossing edges (it grows). */
+				hmap_reset(&m, 4 * rs.n + 64);
+				if (n % 2 == 1)
+					nw = wrap_edges(n, wr);
+				for (r = 1; r < rs.n; r++) {
+					long beta = rs.v[r].start, prev = rs.v[r - 1].start, b;
+					if (beta <= 0 || beta >= n)
+						continue;
+					for (tree = 0; tree < 2; tree++) {
+						/* The boundary in tree 0's ranks: tree 1 is tree 0 mirrored (even
+						 * n) or shifted by one (odd n). */
+						long b0 = tree == 0 ? beta : n % 2 == 0 ? n - beta : beta - 1;
+						if (b0 < 1 || b0 >= n)
+							continue;
+						for (b = 1; b < n; b <<= 1) {
+							long c, pp, x, y, lo;
+							if (!span_edge(n, b0, b, &c, &pp))
+								continue;
+							if (tree == 0) {
+								x = c;
+								y = pp;
+							} else if (n % 2 == 0) {
+								x = n - 1 - c;
+								y = n - 1 - pp;
+							} else {
+								if (c == n - 1 || pp == n - 1)
+									continue; /* a wrapped edge: below */
+								x = c + 1;
+								y = pp + 1;
+							}
+							lo = x < y ? x : y;
+							if (lo < prev)
+								continue; /* spans an earlier boundary: taken there */
+							tree_edge(t, &rs, pi, lv, x, y, &m);
+						}
+					}
+				}
+				for (w = 0; w < nw; w++)
+					tree_edge(t, &rs, pi, lv, wr[w][0], wr[w][1], &m);
+				/* The busiest component of each (group, plane, level). */
+				for (r = 0; r < rs.n; r++) {
+					const struct topo_ngroup *g;
+					const struct topo_plane *p;
+					struct comp_count *cc;
+					long *mo;
+					if (rs.v[r].gi < 0 || !rs.v[r].has)
+						continue;
+					g = &t->ng[rs.v[r].gi];
+					p = plane_of(g, pi);
+					mo = most_at(tt, rs.v[r].gi, (int)(p - g->plane), lv);
+					cc = hmap_get(&m, rs.v[r].key);
+					if (cc->count > *mo)
+						*mo = cc->count;
+				}
+			}
+	}
+	free(m.v);
+	free(rs.v);
+	free(sg);
+	tt->valid = true;
+}
+
+bool route_tree_counts_agree(const struct topo *t, const struct span *s, char *why, size_t size)
+{
+	struct tree_table a, b;
+	size_t i, n = (size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS;
+	bool same = true;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	count_trees(t, s, PLACE_CONTIGUOUS, &a);
+	count_trees_direct(t, s, PLACE_CONTIGUOUS, &b);
+	if (a.unlinked != b.unlinked) {
+		snprintf(why, size, "unlinked: runs %d, direct %d", a.unlinked, b.unlinked);
+		same = false;
+	}
+	for (i = 0; i < n && same; i++)
+		if (a.most[i] != b.most[i]) {
+			snprintf(why, size, "group %zu plane %zu level %zu: runs %ld, direct %ld", i / (TOPO_MAX_PLANES * TOPO_MAX_LEVELS),
+				 i / TOPO_MAX_LEVELS % TOPO_MAX_PLANES, i % TOPO_MAX_LEVELS, a.most[i], b.most[i]);
+			same = false;
+		}
+	free(a.most);
+	free(b.most);
+	return same;
+}
+
+void route_caches_clear(void)
+{
+	int i;
+	for (i = 0; i < TREE_CACHE; i++) {
+		free(tree_cache[i].most);
+		memset(&tree_cache[i], 0, sizeof tree_cache[i]);
+	}
+	tree_cache_next = 0;
 }
 
 static const struct tree_table *tree_table(const struct topo *t, const struct span *s, int placement)

@@ -82,6 +82,12 @@ void route_eval(const struct topo *t, const struct route_in *in, struct route_ou
 /* The span of one communicator over the job's first n nodes. */
 struct span span_all(long n);
 
+/* Tests: the tree's crossing edges counted by runs (what route_eval uses) equal the count
+ * node by node, for communicator shape s on t; else why says where they differ. */
+bool route_tree_counts_agree(const struct topo *t, const struct span *s, char *why, size_t size);
+/* Forget the cached tree counts (fabric_caches_clear: benchmarks measuring a cold start). */
+void route_caches_clear(void);
+
 /* NCCL's double binary tree over n nodes: the parents of x in tree 0 and tree 1, -1 for a
  * root (exposed for tests and the teaching view). */
 long dtree_parent(long n, int tree, long x);
