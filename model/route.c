@@ -821,19 +821,22 @@ static uint64_t mix(uint64_t h)
 	return h;
 }
 
+/* The capacity is a power of two. */
 static size_t hmap_slot(const struct hmap *m, struct ckey k)
 {
-	size_t i = (size_t)(mix(((uint64_t)(k.sw + 7) * 0x9e3779b97f4a7c15ULL + (uint64_t)k.order) ^ (uint64_t)k.b) % m->cap);
+	size_t i = (size_t)mix(((uint64_t)(k.sw + 7) * 0x9e3779b97f4a7c15ULL + (uint64_t)k.order) ^ (uint64_t)k.b) &
+		   (m->cap - 1);
 	while (m->v[i].used && !key_eq(m->v[i].k, k))
-		i = (i + 1) % m->cap;
+		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
-/* A table of cap entries (at least 16), empty. */
-static void hmap_reset(struct hmap *m, size_t cap)
+/* A table of at least cap entries (a power of two, at least 16), empty. */
+static void hmap_reset(struct hmap *m, size_t want)
 {
-	if (cap < 16)
-		cap = 16;
+	size_t cap = 16;
+	while (cap < want)
+		cap *= 2;
 	if (cap != m->cap) {
 		free(m->v);
 		m->v = xcalloc(cap, sizeof *m->v);
@@ -905,7 +908,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 static uint64_t layout_key(const struct topo *t, const struct span *s, int placement)
 {
 	uint64_t h = (uint64_t)t->layout;
-	h = fnv(h, s, sizeof *s);
+	struct span one = *s;
+	/* One communicator has no stride to the next: the world's span and a DP span over the
+	 * same nodes share their count. */
+	if (one.count <= 1)
+		one.stride = 0;
+	if (one.step <= 0)
+		one.step = 1;
+	h = fnv(h, &one, sizeof one);
 	h = fnv(h, &placement, sizeof placement);
 	return h;
 }
@@ -1177,7 +1187,18 @@ static bool span_edge(long n, long beta, long b, long *c, long *p)
 }
 
 /* One tree edge between ranks x and y: the ends' components it leaves. */
-static void tree_edge(const struct topo *t, const struct trun_set *rs, int pi, int lv, long x, long y, struct hmap *m)
+/* Does the edge's other end (run o, local lo) leave component k (the key of a run at this
+ * level)? Its own run's key answers when it names the same switch group and order. */
+static bool leaves(const struct topo_ngroup *go, const struct topo_plane *po, const struct trun *o, long lo, struct ckey k)
+{
+	if (o->has && o->key.sw == k.sw && o->key.order == k.order)
+		return o->key.b != k.b;
+	return !on_chain(go, po, lo, k);
+}
+
+/* One tree edge between ranks x and y: the runs whose component it leaves count it (cnt,
+ * per run; the runs of one component are summed at the end). */
+static void tree_edge(const struct topo *t, const struct trun_set *rs, int pi, long x, long y, long *cnt)
 {
 	const struct trun *rx = trun_at(rs, x), *ry = trun_at(rs, y);
 	const struct topo_ngroup *gx, *gy;
@@ -1193,16 +1214,10 @@ static void tree_edge(const struct topo *t, const struct trun_set *rs, int pi, i
 		return;
 	lx = rx->local0 + (x - rx->start) * rs->step;
 	ly = ry->local0 + (y - ry->start) * rs->step;
-	if (lv < px->nlevels) {
-		struct ckey kx = key_at(gx, px, lv, lx);
-		if (!on_chain(gy, py, ly, kx))
-			hmap_get(m, kx)->count++;
-	}
-	if (lv < py->nlevels) {
-		struct ckey ky = key_at(gy, py, lv, ly);
-		if (!on_chain(gx, px, lx, ky))
-			hmap_get(m, ky)->count++;
-	}
+	if (rx->has && leaves(gy, py, ry, ly, rx->key))
+		cnt[rx - rs->v]++;
+	if (ry->has && leaves(gx, px, rx, lx, ry->key))
+		cnt[ry - rs->v]++;
 }
 
 /* The tree-1 edges of node 0 when n is odd (tree 0's node n-1, which the shift wraps to 0):
@@ -1227,6 +1242,28 @@ static int wrap_edges(long n, long (*out)[2])
 	return (int)k;
 }
 
+/* Tree `tree`'s edge of tree 0's child c (its parent edge), as ranks x (child) and y:
+ * false for a root, and for tree 1's edges of node 0 at odd n (wrap_edges has them). */
+static bool tree_edge_ranks(long n, int tree, long c, long *x, long *y)
+{
+	long pp = btree_parent(n, c);
+	if (pp < 0)
+		return false;
+	if (tree == 0) {
+		*x = c;
+		*y = pp;
+	} else if (n % 2 == 0) {
+		*x = n - 1 - c;
+		*y = n - 1 - pp;
+	} else {
+		if (c == n - 1 || pp == n - 1)
+			return false;
+		*x = c + 1;
+		*y = pp + 1;
+	}
+	return true;
+}
+
 static void count_trees(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
 {
 	long n = s->len, k;
@@ -1235,6 +1272,8 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
 	struct trun_set rs = { NULL, 0, 0, 1 };
 	struct hmap m = { NULL, 0, 0 };
+	long *cnt = NULL;
+	size_t ncnt = 0;
 	for (i = 0; i < t->nplaced; i++)
 		if (t->ng[t->order[i]].nplanes > t->ng[t->order[i]].nswitch)
 			meshes = true;
@@ -1253,6 +1292,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				size_t r;
 				long wr[64][2];
 				int nw = 0, tree, w;
+				long bit;
 				bool any = false;
 				for (i = 0; i < ns && !any; i++) {
 					const struct topo_plane *p = plane_of(sg[i].g, pi);
@@ -1261,63 +1301,69 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				if (!any)
 					continue;
 				tree_runs(s, k, pi, lv, sg, ns, &rs);
-				/* The runs' keys and the ends of crossing edges (it grows). */
-				hmap_reset(&m, 4 * rs.n + 64);
+				if (rs.n > ncnt) {
+					ncnt = rs.cap;
+					free(cnt);
+					cnt = xmalloc(ncnt * sizeof *cnt);
+				}
+				memset(cnt, 0, rs.n * sizeof *cnt);
 				if (n % 2 == 1)
 					nw = wrap_edges(n, wr);
-				for (r = 1; r < rs.n; r++) {
-					long beta = rs.v[r].start, prev = rs.v[r - 1].start, b;
-					if (beta <= 0 || beta >= n)
-						continue;
-					for (tree = 0; tree < 2; tree++) {
-						/* The boundary in tree 0's ranks: tree 1 is tree 0 mirrored (even
-						 * n) or shifted by one (odd n). */
-						long b0 = tree == 0 ? beta : n % 2 == 0 ? n - beta : beta - 1;
-						if (b0 < 1 || b0 >= n)
-							continue;
-						for (b = 1; b < n; b <<= 1) {
-							long c, pp, x, y, lo;
-							if (!span_edge(n, b0, b, &c, &pp))
-								continue;
-							if (tree == 0) {
-								x = c;
-								y = pp;
-							} else if (n % 2 == 0) {
-								x = n - 1 - c;
-								y = n - 1 - pp;
-							} else {
-								if (c == n - 1 || pp == n - 1)
-									continue; /* a wrapped edge: below */
-								x = c + 1;
-								y = pp + 1;
+				for (bit = 1; bit < n; bit <<= 1) {
+					if ((n + 2 * bit - 1) / (2 * bit) <= (long)rs.n) {
+						/* Fewer edges of this bit than boundaries: each edge, once. */
+						long c;
+						for (c = bit; c < n; c += 2 * bit)
+							for (tree = 0; tree < 2; tree++) {
+								long x, y;
+								if (tree_edge_ranks(n, tree, c, &x, &y))
+									tree_edge(t, &rs, pi, x, y, cnt);
 							}
-							lo = x < y ? x : y;
-							if (lo < prev)
+						continue;
+					}
+					for (r = 1; r < rs.n; r++) {
+						long beta = rs.v[r].start, prev = rs.v[r - 1].start;
+						if (beta <= 0 || beta >= n)
+							continue;
+						for (tree = 0; tree < 2; tree++) {
+							/* The boundary in tree 0's ranks: tree 1 is tree 0 mirrored
+							 * (even n) or shifted by one (odd n). */
+							long b0 = tree == 0 ? beta : n % 2 == 0 ? n - beta : beta - 1, c, pp, x, y;
+							if (b0 < 1 || b0 >= n || !span_edge(n, b0, bit, &c, &pp) ||
+							    !tree_edge_ranks(n, tree, c, &x, &y))
+								continue;
+							if ((x < y ? x : y) < prev)
 								continue; /* spans an earlier boundary: taken there */
-							tree_edge(t, &rs, pi, lv, x, y, &m);
+							tree_edge(t, &rs, pi, x, y, cnt);
 						}
 					}
 				}
 				for (w = 0; w < nw; w++)
-					tree_edge(t, &rs, pi, lv, wr[w][0], wr[w][1], &m);
-				/* The busiest component of each (group, plane, level). */
+					tree_edge(t, &rs, pi, wr[w][0], wr[w][1], cnt);
+				/* Each component's count is its runs' (a component can hold several runs:
+				 * interleaved blocks, groups sharing a block), then the busiest component
+				 * of each (group, plane, level). */
+				hmap_reset(&m, 2 * rs.n + 16);
+				for (r = 0; r < rs.n; r++)
+					if (rs.v[r].gi >= 0 && rs.v[r].has)
+						hmap_get(&m, rs.v[r].key)->count += cnt[r];
 				for (r = 0; r < rs.n; r++) {
 					const struct topo_ngroup *g;
 					const struct topo_plane *p;
-					struct comp_count *cc;
-					long *mo;
+					long *mo, c;
 					if (rs.v[r].gi < 0 || !rs.v[r].has)
 						continue;
 					g = &t->ng[rs.v[r].gi];
 					p = plane_of(g, pi);
 					mo = most_at(tt, rs.v[r].gi, (int)(p - g->plane), lv);
-					cc = hmap_get(&m, rs.v[r].key);
-					if (cc->count > *mo)
-						*mo = cc->count;
+					c = hmap_get(&m, rs.v[r].key)->count;
+					if (c > *mo)
+						*mo = c;
 				}
 			}
 	}
 	free(m.v);
+	free(cnt);
 	free(rs.v);
 	free(sg);
 	tt->valid = true;
