@@ -131,7 +131,7 @@ $(BUILD)/tests/fuzz/model_gen.o: tests/fuzz/model_gen.c
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -c $< -o $@
 $(BUILD)/tests/io_tests: $(TEST_IO_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/model_gen.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
-$(BUILD)/tests/ui_tests: $(TEST_UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/designer.o $(BUILD)/tests/fuzz/targets.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+$(BUILD)/tests/ui_tests: $(TEST_UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/designer.o $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/model_gen.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CRIT_LIBS) $(CURSES_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 
 $(BUILD)/tests/libfailwrite.so: tests/fault/failwrite.c
@@ -160,11 +160,11 @@ golden: test-deps
 
 # --- fuzzing: libFuzzer (clang) with ASan and UBSan -------------------------
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := design_yaml design_json catalog nccltests set pipeline designer
+FUZZ_TARGETS := design_yaml design_json catalog nccltests set pipeline designer model
 FUZZ_BUILD := build-fuzz
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 
-$(BUILD)/fuzz/%: tests/fuzz/driver.c $(BUILD)/tests/fuzz/targets.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+$(BUILD)/fuzz/%: tests/fuzz/driver.c $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/model_gen.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(WARN) $(EXTRA_CFLAGS) -fsanitize=fuzzer,address,undefined -DTARGET=fuzz_$* \
 	  $(filter-out tests/fuzz/driver.c,$^) tests/fuzz/driver.c $(YAML_LIBS) $(CJSON_LIBS) -lm -o $@
@@ -174,7 +174,7 @@ $(BUILD)/fuzz/%: tests/fuzz/driver.c $(BUILD)/tests/fuzz/targets.o $(LIBIO) $(LI
 $(BUILD)/tests/fuzz/designer.o: tests/fuzz/designer.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(PKG_CFLAGS) $(CFLAGS_ALL) $(if $(findstring fuzzer,$(EXTRA_CFLAGS)),-DNCF_FUZZ_SANDBOX) -c $< -o $@
-$(BUILD)/fuzz/designer: tests/fuzz/driver.c $(BUILD)/tests/fuzz/designer.o $(BUILD)/tests/fuzz/targets.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
+$(BUILD)/fuzz/designer: tests/fuzz/driver.c $(BUILD)/tests/fuzz/designer.o $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/model_gen.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(WARN) $(EXTRA_CFLAGS) -fsanitize=fuzzer,address,undefined -DTARGET=fuzz_designer \
 	  $(filter-out tests/fuzz/driver.c,$^) tests/fuzz/driver.c -Wl,--wrap=file_write_atomic -Wl,--wrap=mkdir \

@@ -238,6 +238,9 @@ static int bcomp_order(const void *pa, const void *pb)
 	return a->order != b->order ? (a->order < b->order ? -1 : 1) : 0;
 }
 
+/* plane_flow's table, kept for the next call. */
+static struct bmap bpool;
+
 static double plane_flow(const struct topo *t, int pi, long h)
 {
 	struct bmap m;
@@ -288,7 +291,18 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	while (m.cap < want * 2 && m.cap < ((size_t)1 << 22))
 		m.cap *= 2;
 	m.n = 0;
-	m.v = xcalloc(m.cap, sizeof *m.v);
+	/* The table's memory is kept from one call to the next (fresh pages cost a fault each:
+	 * at 10^5 components that was most of the recompute). */
+	if (bpool.cap >= m.cap) {
+		m.v = bpool.v;
+		m.cap = bpool.cap;
+		memset(m.v, 0, m.cap * sizeof *m.v);
+	} else {
+		free(bpool.v);
+		m.v = xcalloc(m.cap, sizeof *m.v);
+	}
+	bpool.v = NULL;
+	bpool.cap = 0;
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
 		struct half_run r;
@@ -404,7 +418,8 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	}
 	free(pend);
 	free(list);
-	free(m.v);
+	bpool.v = m.v;
+	bpool.cap = m.cap;
 	return flow;
 }
 

@@ -1099,6 +1099,10 @@ struct trun_set {
 	struct trun *v;
 	size_t n, cap;
 	long step;
+	/* Buckets of 2^shift ranks: bucket[i] is the run holding rank i << shift (a lookup
+	 * scans on from there: as many buckets as runs, so a step or two). */
+	size_t *bucket, nbucket, bcap;
+	int shift;
 };
 
 static void trun_push(struct trun_set *rs, long start, int gi, long local0, bool has, struct ckey key)
@@ -1121,15 +1125,31 @@ static void trun_push(struct trun_set *rs, long start, int gi, long local0, bool
 /* The run holding rank x (runs start at rank 0, in order). */
 static const struct trun *trun_at(const struct trun_set *rs, long x)
 {
-	size_t lo = 0, hi = rs->n;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (rs->v[mid].start <= x)
-			lo = mid;
-		else
-			hi = mid;
+	size_t i = rs->bucket[(size_t)x >> rs->shift];
+	while (i + 1 < rs->n && rs->v[i + 1].start <= x)
+		i++;
+	return &rs->v[i];
+}
+
+/* The buckets for ranks 0..n-1. */
+static void trun_index(struct trun_set *rs, long n)
+{
+	size_t i, r = 0;
+	rs->shift = 0;
+	while ((n >> rs->shift) > (long)(2 * rs->n) + 1)
+		rs->shift++;
+	rs->nbucket = (size_t)(n >> rs->shift) + 1;
+	if (rs->nbucket > rs->bcap) {
+		rs->bcap = rs->nbucket * 2;
+		free(rs->bucket);
+		rs->bucket = xmalloc(rs->bcap * sizeof *rs->bucket);
 	}
-	return &rs->v[lo];
+	for (i = 0; i < rs->nbucket; i++) {
+		long x = (long)(i << rs->shift);
+		while (r + 1 < rs->n && rs->v[r + 1].start <= x)
+			r++;
+		rs->bucket[i] = r;
+	}
 }
 
 /* The runs of communicator k at (plane pi, level lv). */
@@ -1270,7 +1290,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 	int pi, lv, maxp = max_switch_planes(t), maxseg = t->nplaced > 0 ? t->nplaced : 1, i;
 	bool meshes = false;
 	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
-	struct trun_set rs = { NULL, 0, 0, 1 };
+	struct trun_set rs = { NULL, 0, 0, 1, NULL, 0, 0, 0 };
 	struct hmap m = { NULL, 0, 0 };
 	long *cnt = NULL;
 	size_t ncnt = 0;
@@ -1301,6 +1321,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				if (!any)
 					continue;
 				tree_runs(s, k, pi, lv, sg, ns, &rs);
+				trun_index(&rs, n);
 				if (rs.n > ncnt) {
 					ncnt = rs.cap;
 					free(cnt);
@@ -1343,28 +1364,74 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				/* Each component's count is its runs' (a component can hold several runs:
 				 * interleaved blocks, groups sharing a block), then the busiest component
 				 * of each (group, plane, level). */
-				hmap_reset(&m, 2 * rs.n + 16);
-				for (r = 0; r < rs.n; r++)
-					if (rs.v[r].gi >= 0 && rs.v[r].has)
-						hmap_get(&m, rs.v[r].key)->count += cnt[r];
-				for (r = 0; r < rs.n; r++) {
-					const struct topo_ngroup *g;
-					const struct topo_plane *p;
-					long *mo, c;
-					if (rs.v[r].gi < 0 || !rs.v[r].has)
-						continue;
-					g = &t->ng[rs.v[r].gi];
-					p = plane_of(g, pi);
-					mo = most_at(tt, rs.v[r].gi, (int)(p - g->plane), lv);
-					c = hmap_get(&m, rs.v[r].key)->count;
-					if (c > *mo)
-						*mo = c;
+				{
+					/* When each key's runs are consecutive (keys rising along the ranks,
+					 * per switch group and order: blocks in order), a component's
+					 * runs sum in place; else through the table. */
+					bool ordered = true;
+					size_t q, r0;
+					struct ckey last[8];
+					int nlast = 0, z;
+					for (r = 0; r < rs.n && ordered; r++) {
+						if (!rs.v[r].has || rs.v[r].gi < 0)
+							continue;
+						for (z = 0; z < nlast; z++)
+							if (last[z].sw == rs.v[r].key.sw && last[z].order == rs.v[r].key.order)
+								break;
+						if (z == nlast) {
+							if (nlast == 8) {
+								ordered = false;
+								break;
+							}
+							last[nlast++] = rs.v[r].key;
+						} else if (rs.v[r].key.b < last[z].b ||
+							   (rs.v[r].key.b == last[z].b && r > 0 &&
+							    !(rs.v[r - 1].has && key_eq(rs.v[r - 1].key, rs.v[r].key)))) {
+							ordered = false;
+						} else {
+							last[z] = rs.v[r].key;
+						}
+					}
+					if (!ordered) {
+						hmap_reset(&m, 2 * rs.n + 16);
+						for (r = 0; r < rs.n; r++)
+							if (rs.v[r].gi >= 0 && rs.v[r].has)
+								hmap_get(&m, rs.v[r].key)->count += cnt[r];
+					}
+					for (r0 = 0; r0 < rs.n; r0 = q) {
+						long c = 0;
+						/* The runs of one key: [r0, q). */
+						for (q = r0 + 1; q < rs.n && rs.v[q].has && rs.v[r0].has &&
+								 key_eq(rs.v[q].key, rs.v[r0].key);
+						     q++)
+							;
+						if (!rs.v[r0].has)
+							continue;
+						if (ordered)
+							for (r = r0; r < q; r++)
+								c += rs.v[r].gi >= 0 ? cnt[r] : 0;
+						else
+							c = hmap_get(&m, rs.v[r0].key)->count;
+						for (r = r0; r < q; r++) {
+							const struct topo_ngroup *g;
+							const struct topo_plane *p;
+							long *mo;
+							if (rs.v[r].gi < 0)
+								continue;
+							g = &t->ng[rs.v[r].gi];
+							p = plane_of(g, pi);
+							mo = most_at(tt, rs.v[r].gi, (int)(p - g->plane), lv);
+							if (c > *mo)
+								*mo = c;
+						}
+					}
 				}
 			}
 	}
 	free(m.v);
 	free(cnt);
 	free(rs.v);
+	free(rs.bucket);
 	free(sg);
 	tt->valid = true;
 }

@@ -21,6 +21,8 @@
 #include "model/compare.h"
 #include "model/inventory.h"
 #include "model/metrics.h"
+#include "model/fabric.h"
+#include "tests/fuzz/model_gen.h"
 
 static struct catalog *shipped(void)
 {
@@ -248,5 +250,51 @@ int fuzz_pipeline(const uint8_t *data, size_t size)
 	design_free(&d);
 	diag_free(&problems);
 	diag_free(&diag);
+	return 0;
+}
+
+/* The model's cost: a design from the bytes (tests/fuzz/model_gen.c), checked as the
+ * designer checks an edit; one the check accepts is recomputed cold (every cache
+ * cleared, as after an edit of the hardware). Over the limit ($NCFABRIC_FUZZ_LIMIT_MS, or
+ * MODEL_GEN_LIMIT_MS) on the best of three runs, the target aborts: libFuzzer keeps the
+ * input. Returns nothing else: the time is in fuzz_model_last_ms. */
+double fuzz_model_last_ms;
+
+int fuzz_model(const uint8_t *data, size_t size)
+{
+	static struct catalog cat;
+	static int made;
+	static struct metrics m;
+	struct design d;
+	struct ncf_diag diag = { 0 };
+	const char *env = getenv("NCFABRIC_FUZZ_LIMIT_MS");
+	double limit = env && atof(env) > 0 ? atof(env) : MODEL_GEN_LIMIT_MS;
+	if (!made) {
+		model_gen_catalog(&cat);
+		made = 1;
+	}
+	fuzz_model_last_ms = 0;
+	model_gen_design(data, size, &cat, &d);
+	if (design_check(&d, &cat, &diag) == 0) {
+		int k;
+		double best = 1e300;
+		for (k = 0; k < 3; k++) {
+			double t;
+			fabric_caches_clear();
+			t = model_gen_recompute_ms(&d, &cat, &m);
+			if (t < best)
+				best = t;
+			if (best <= limit)
+				break;
+		}
+		fuzz_model_last_ms = best;
+		if (best > limit && size) {
+			fprintf(stderr, "fuzz_model: recompute %.2f ms > %.2f ms (%d GPUs, %zu groups, %zu bundles)\n", best, limit,
+				m.fabric.gpus, d.servers.n + d.switches.n + d.domains.n, d.bundles.n);
+			abort();
+		}
+	}
+	diag_free(&diag);
+	design_free(&d);
 	return 0;
 }

@@ -18,6 +18,12 @@ int fuzz_pipeline(const uint8_t *data, size_t size);
 /* The headless designer (tests/fuzz/designer.c, linked with the ui library): the first
  * byte picks the design, the next two the screen, the rest is a --script. */
 int fuzz_designer(const uint8_t *data, size_t size);
+/* The model's cost on a design built from the bytes (tests/fuzz/model_gen.h): aborts when
+ * a cold recompute of a design the check accepts takes longer than the limit
+ * ($NCFABRIC_FUZZ_LIMIT_MS, default MODEL_GEN_LIMIT_MS, 16 ms); the time is left in
+ * fuzz_model_last_ms (0 for a design the check refuses). */
+int fuzz_model(const uint8_t *data, size_t size);
+extern double fuzz_model_last_ms;
 /* A private directory for what the targets write, removed when the process exits. */
 const char *fuzz_scratch_dir(void);
 
