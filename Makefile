@@ -162,6 +162,8 @@ golden: test-deps
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := design_yaml design_json catalog nccltests set pipeline designer model
 FUZZ_BUILD := build-fuzz
+# fuzz_model's limit: 16 ms for the release build, x3 for the fuzzer's ASan -O1 build.
+FUZZ_MODEL_LIMIT_MS ?= 48
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 
 $(BUILD)/fuzz/%: tests/fuzz/driver.c $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/model_gen.o $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
@@ -185,7 +187,9 @@ fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 # Seed corpora: the examples and the hostile files; JSON forms made by the binary.
 fuzz-seeds: all
 	@mkdir -p $(FUZZ_BUILD)/seeds/design_yaml $(FUZZ_BUILD)/seeds/design_json $(FUZZ_BUILD)/seeds/catalog \
-	  $(FUZZ_BUILD)/seeds/nccltests $(FUZZ_BUILD)/seeds/set $(FUZZ_BUILD)/seeds/pipeline $(FUZZ_BUILD)/seeds/designer
+	  $(FUZZ_BUILD)/seeds/nccltests $(FUZZ_BUILD)/seeds/set $(FUZZ_BUILD)/seeds/pipeline $(FUZZ_BUILD)/seeds/designer \
+	  $(FUZZ_BUILD)/seeds/model
+	@cp tests/fuzz/regressions/model/* $(FUZZ_BUILD)/seeds/model/
 	@cp share/examples/*.yaml tests/data/bad/*.yaml $(FUZZ_BUILD)/seeds/design_yaml/
 	@for f in share/examples/*.yaml; do $(BUILD)/ncfabric export $$f --format json \
 	  -o $(FUZZ_BUILD)/seeds/design_json/$$(basename $$f .yaml).json; done
@@ -211,7 +215,7 @@ fuzz: deps
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/crashes/$$t; \
 	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
-	  $(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+	  NCFABRIC_FUZZ_LIMIT_MS=$(FUZZ_MODEL_LIMIT_MS) $(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
 	    -artifact_prefix=$(abspath $(FUZZ_BUILD))/crashes/$$t/ $(abspath $(FUZZ_BUILD))/corpus/$$t $(abspath $(FUZZ_BUILD))/seeds/$$t 2>&1 | \
 	    grep -E 'DONE|Done|INITED|^==|SUMMARY|artifact|stat::number_of_executed_units|stat::peak_rss' ; \
 	  if ls $(FUZZ_BUILD)/crashes/$$t/* >/dev/null 2>&1; then echo "fuzz $$t: crashes in $(FUZZ_BUILD)/crashes/$$t"; exit 1; fi; \

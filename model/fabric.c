@@ -90,6 +90,16 @@ struct half_run {
 	bool side_b;
 	bool agg;               /* one component per block for all its rail groups (alike) */
 	long x_first, x_last;   /* the group's used positions in the plane */
+	/* Bulk: a leaf component strictly inside the group's (first < id < last, not one the
+	 * halves split) holds this group's nodes of one half only: nothing matches inside, it
+	 * sends min(its half, its uplinks) up. Its parent takes that without the leaf being
+	 * stored (the table is the cost at 10^5 leaf switches). */
+	bool bulk;
+	long id_first, id_last, id_split[2];
+	struct bcomp *pend_parent;  /* the parent being filled by consecutive bulk leaves */
+	double pend_add;
+	int pend_rail;
+	long pend_x;
 };
 
 /* A position of the group in leaf-level component id (it names the component's chain). */
@@ -114,10 +124,10 @@ static long rep_position(const struct half_run *r, long id)
 
 /* The chain above leaf-level component bc of rail `rail` at position x: each level's
  * component (its rail group's), its uplinks, its parent. */
-static void half_chain(const struct half_run *r, struct bcomp *cur, long x, int rail)
+static void half_chain_at(const struct half_run *r, struct bcomp *cur, long x, int rail, int lv0)
 {
 	int lv;
-	for (lv = 0; lv < r->p->nlevels && !cur->parent; lv++) {
+	for (lv = lv0; lv < r->p->nlevels && !cur->parent; lv++) {
 		const struct topo_level *l = &r->p->level[lv];
 		const struct topo_level *u = lv + 1 < r->p->nlevels ? &r->p->level[lv + 1] : NULL;
 		long groups = r->agg ? topo_rail_groups(l) : 1;
@@ -135,6 +145,28 @@ static void half_chain(const struct half_run *r, struct bcomp *cur, long x, int 
 	}
 }
 
+static void half_chain(const struct half_run *r, struct bcomp *cur, long x, int rail)
+{
+	half_chain_at(r, cur, x, rail, 0);
+}
+
+
+/* What bulk leaves gathered for one parent, into it. */
+static void bulk_flush(struct half_run *r)
+{
+	struct bcomp *pc;
+	if (!r->pend_parent)
+		return;
+	pc = r->pend_parent;
+	r->pend_parent = NULL;
+	if (r->side_b)
+		pc->sb += r->pend_add;
+	else
+		pc->sa += r->pend_add;
+	if (!pc->parent)
+		half_chain_at(r, pc, r->pend_x, r->pend_rail, 1);
+}
+
 static void half_add(long lo, long hi, long count, void *arg)
 {
 	struct half_run *r = arg;
@@ -143,15 +175,43 @@ static void half_add(long lo, long hi, long count, void *arg)
 	/* Each rail group of a block is a component with its share of the node's ports (or,
 	 * alike in every group at every level, one for all of them: key block x G). */
 	double share = r->agg ? 1 : r->p->links > 0 ? (double)l0->rails / r->p->links : 1;
+	long groups = r->agg ? Gk : 1;
+	double up = l0->uplinks > 0 ? (double)groups * l0->switches * l0->uplinks * l0->link_GBps : 0;
 	for (id = lo; id <= hi; id++)
 		for (g = 0; g < G; g++) {
-			struct bcomp *bc = bget(r->m, l0->sw, l0->order, id * Gk + g);
+			int rail = (int)(g * (l0->rail_block > 0 ? l0->rail_block : 1));
+			struct bcomp *bc;
+			if (r->bulk && id > r->id_first && id < r->id_last && id != r->id_split[0] && id != r->id_split[1]) {
+				double v = count * r->per_node * share, send = v < up ? v : up;
+				long x;
+				int psw, por;
+				long pb;
+				if (r->p->nlevels < 2 || send <= 0)
+					continue; /* nothing above it, or no uplinks: it adds nothing */
+				x = rep_position(r, id);
+				psw = r->p->level[1].sw;
+				por = r->p->level[1].order;
+				pb = topo_comp_rail(&r->p->level[1], x, rail);
+				if (r->pend_parent && !(r->pend_parent->sw == psw && r->pend_parent->order == por &&
+							r->pend_parent->b == pb))
+					bulk_flush(r);
+				if (!r->pend_parent) {
+					r->pend_parent = bget(r->m, psw, por, pb);
+					r->pend_add = 0;
+					r->pend_x = x;
+					r->pend_rail = rail;
+				}
+				r->pend_add += send;
+				continue;
+			}
+			bulk_flush(r); /* (bget below may move the table) */
+			bc = bget(r->m, l0->sw, l0->order, id * Gk + g);
 			if (r->side_b)
 				bc->sb += count * r->per_node * share;
 			else
 				bc->sa += count * r->per_node * share;
 			if (!bc->parent)
-				half_chain(r, bc, rep_position(r, id), (int)(g * (l0->rail_block > 0 ? l0->rail_block : 1)));
+				half_chain(r, bc, rep_position(r, id), rail);
 		}
 }
 
@@ -238,6 +298,24 @@ static int bcomp_order(const void *pa, const void *pb)
 	return a->order != b->order ? (a->order < b->order ? -1 : 1) : 0;
 }
 
+/* A group's leaf components in one plane (plane_flow's bulk check). */
+struct lrange {
+	int sw, order;
+	long lo, hi;
+};
+
+static int lrange_cmp(const void *pa, const void *pb)
+{
+	const struct lrange *a = pa, *b = pb;
+	if (a->sw != b->sw)
+		return a->sw < b->sw ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->hi < b->hi ? -1 : a->hi > b->hi;
+}
+
 /* plane_flow's table, kept for the next call. */
 static struct bmap bpool;
 
@@ -250,7 +328,9 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	struct bcomp **list;
 	struct pend *pend = NULL;
 	bool agg = true;
-	size_t want = 16, want_agg = 16;
+	size_t want = 16, want_agg = 16, alloc;
+	bool bulk = true;
+	struct bcomp *orig;
 	/* Rail groups alike everywhere (every group reaching a level splits it into as many):
 	 * one component per block carries them all. Else each rail group on its own. The
 	 * table starts at the leaf-level components the groups touch (it grows for the rest). */
@@ -294,15 +374,40 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	/* The table's memory is kept from one call to the next (fresh pages cost a fault each:
 	 * at 10^5 components that was most of the recompute). */
 	if (bpool.cap >= m.cap) {
-		m.v = bpool.v;
-		m.cap = bpool.cap;
+		m.v = bpool.v; /* bpool.cap entries allocated, m.cap of them used */
+		alloc = bpool.cap;
 		memset(m.v, 0, m.cap * sizeof *m.v);
 	} else {
 		free(bpool.v);
 		m.v = xcalloc(m.cap, sizeof *m.v);
+		alloc = m.cap;
 	}
+	orig = m.v; /* the table owns it now (bget may replace it as it grows) */
 	bpool.v = NULL;
 	bpool.cap = 0;
+	/* Bulk leaves need each group's leaf components to itself but at its ends: no two
+	 * groups' component ranges at one leaf level overlap beyond a shared end block. */
+	{
+		struct lrange *lr = xcalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1), sizeof *lr);
+		size_t nl = 0, q;
+		for (i = 0; i < t->nplaced; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			const struct topo_level *l0;
+			if (!g->used || pi >= g->nswitch)
+				continue;
+			l0 = &g->plane[pi].level[0];
+			lr[nl].sw = l0->sw;
+			lr[nl].order = l0->order;
+			lr[nl].lo = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], 0));
+			lr[nl].hi = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], g->used - 1));
+			nl++;
+		}
+		qsort(lr, nl, sizeof *lr, lrange_cmp);
+		for (q = 1; q < nl && bulk; q++)
+			if (lr[q].sw == lr[q - 1].sw && lr[q].order == lr[q - 1].order && lr[q].lo < lr[q - 1].hi)
+				bulk = false;
+		free(lr);
+	}
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
 		struct half_run r;
@@ -322,13 +427,24 @@ static double plane_flow(const struct topo *t, int pi, long h)
 			trays = g->spn;
 		r.per_node = g->ceiling_GBps * ((double)r.p->links / (g->wired > 0 ? g->wired : 1)) / (double)trays;
 		a = h > g->first ? (h - g->first < g->used ? h - g->first : g->used) : 0;
+		r.pend_parent = NULL;
+		r.bulk = bulk && trays == 1 && l0->size < TOPO_ALL && l0->modulus <= 0 &&
+			 (r.p->nlevels < 2 || !(r.p->level[1].order & 1));
+		if (r.bulk) {
+			r.id_first = topo_comp(l0, topo_pos(g, r.p, 0));
+			r.id_last = topo_comp(l0, topo_pos(g, r.p, g->used - 1));
+			r.id_split[0] = a > 0 ? topo_comp(l0, topo_pos(g, r.p, a - 1)) : r.id_first;
+			r.id_split[1] = a < g->used ? topo_comp(l0, topo_pos(g, r.p, a)) : r.id_last;
+		}
 		for (tr = 0; tr < trays; tr++) {
 			r.x_first = topo_pos(g, r.p, 0) + tr;
 			r.x_last = topo_pos(g, r.p, g->used - 1) + tr;
 			r.side_b = false;
 			topo_runs(l0, r.x_first, g->spn, a, half_add, &r);
+			bulk_flush(&r);
 			r.side_b = true;
 			topo_runs(l0, topo_pos(g, r.p, a) + tr, g->spn, g->used - a, half_add, &r);
+			bulk_flush(&r);
 		}
 	}
 	/* Bottom up: match inside, send the rest up (parents have higher orders). */
@@ -419,7 +535,7 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	free(pend);
 	free(list);
 	bpool.v = m.v;
-	bpool.cap = m.cap;
+	bpool.cap = m.v == orig ? alloc : m.cap;
 	return flow;
 }
 

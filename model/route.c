@@ -811,6 +811,7 @@ struct comp_count {
 struct hmap {
 	struct comp_count *v;
 	size_t cap, n;     /* n: entries in use; the table doubles before it is half full */
+	size_t alloc;      /* entries allocated (at least cap) */
 };
 
 static uint64_t mix(uint64_t h)
@@ -831,19 +832,21 @@ static size_t hmap_slot(const struct hmap *m, struct ckey k)
 	return i;
 }
 
-/* A table of at least cap entries (a power of two, at least 16), empty. */
+/* A table of at least `want` entries (a power of two, at least 16), empty; its memory is
+ * reused when it is large enough. */
 static void hmap_reset(struct hmap *m, size_t want)
 {
 	size_t cap = 16;
 	while (cap < want)
 		cap *= 2;
-	if (cap != m->cap) {
+	if (cap > m->alloc) {
 		free(m->v);
 		m->v = xcalloc(cap, sizeof *m->v);
-		m->cap = cap;
+		m->alloc = cap;
 	} else {
 		memset(m->v, 0, cap * sizeof *m->v);
 	}
+	m->cap = cap;
 	m->n = 0;
 }
 
@@ -853,7 +856,7 @@ static struct comp_count *hmap_get(struct hmap *m, struct ckey k)
 	if (m->v[i].used)
 		return &m->v[i];
 	if ((m->n + 1) * 2 > m->cap) {
-		struct hmap g = { xcalloc(m->cap * 2, sizeof *m->v), m->cap * 2, 0 };
+		struct hmap g = { xcalloc(m->cap * 2, sizeof *m->v), m->cap * 2, 0, m->cap * 2 };
 		size_t j;
 		for (j = 0; j < m->cap; j++)
 			if (m->v[j].used) {
@@ -941,6 +944,7 @@ static void count_trees_direct(const struct topo *t, const struct span *s, int p
 	tt->most = xcalloc((size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS, sizeof *tt->most);
 	m.v = NULL;
 	m.cap = 0;
+	m.alloc = 0;
 	hmap_reset(&m, (size_t)n * 2 + 16);
 	(void)placement;
 	for (k = 0; k < s->count; k++) {
@@ -1290,10 +1294,11 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 	int pi, lv, maxp = max_switch_planes(t), maxseg = t->nplaced > 0 ? t->nplaced : 1, i;
 	bool meshes = false;
 	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
-	struct trun_set rs = { NULL, 0, 0, 1, NULL, 0, 0, 0 };
-	struct hmap m = { NULL, 0, 0 };
-	long *cnt = NULL;
-	size_t ncnt = 0;
+	/* Kept from one count to the next (fresh pages cost a fault each). */
+	static struct trun_set rs;
+	static struct hmap m;
+	static long *cnt;
+	static size_t ncnt;
 	for (i = 0; i < t->nplaced; i++)
 		if (t->ng[t->order[i]].nplanes > t->ng[t->order[i]].nswitch)
 			meshes = true;
@@ -1428,10 +1433,6 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				}
 			}
 	}
-	free(m.v);
-	free(cnt);
-	free(rs.v);
-	free(rs.bucket);
 	free(sg);
 	tt->valid = true;
 }
