@@ -17,7 +17,10 @@
  *             (r ^ b) | 2b for b its lowest set bit, or r ^ b past the end; the second tree
  *             mirrored for even n, shifted by one for odd n); each edge carries B/4 per
  *             direction of the tree bus rate B = 2 x algbw, per rail share. The crossing
- *             edges touching a component are counted exactly (cached per layout).
+ *             edges touching a component are counted exactly, by runs: along the ranks
+ *             the component is constant over runs (a group's block), and the tree is in
+ *             order over ranks, so only the edges spanning a run boundary (one per bit
+ *             and tree) are looked at (cached per layout).
  *   alltoall  uniform: each node's network bytes leave its component in the share of
  *             destinations outside it, m the job's nodes the component holds (every group's);
  *             without PXN, traffic to another rail leaves a rail component even inside one
@@ -34,8 +37,9 @@
  * without them, and without a switch plane at both ends, has no path (servers do not
  * forward). A node without a network port has no point-to-point.
  * The cost depends on groups and levels, not on GPUs: per communicator, contributions per
- * segment and level, summed over components in a sweep; only the tree count visits nodes,
- * once per layout (it is cached). */
+ * segment and level, summed over components in a sweep; the tree count costs runs x
+ * log2(ranks) once per layout (it is cached), runs being the blocks of the leaf level (a
+ * design of 10^5 leaf switches pays for them); meshes are counted node by node. */
 #ifndef NCF_ROUTE_H
 #define NCF_ROUTE_H
 #include "model/topo.h"
