@@ -248,6 +248,7 @@ static void report_model_text(FILE *out, const struct report_in *r)
 {
 	const struct metrics *m = r->metrics;
 	const struct fabric *f = &m->fabric;
+	const struct design *d = r->design;
 	const struct workload *w = &m->work;
 	char buf[64], sz[32];
 	int c, u, i;
@@ -284,6 +285,13 @@ static void report_model_text(FILE *out, const struct report_in *r)
 
 	fprintf(out, "\nCollectives at %s (%d ranks on %d node%s), GB/s, busbw as nccl-tests reports it\n",
 		format_size(m->bytes, sz, sizeof sz), m->nccl.nranks, m->nccl.node.nnodes, m->nccl.node.nnodes == 1 ? "" : "s");
+	if (d->job.algo != ALGO_AUTO || d->job.proto != PROTO_AUTO)
+		fprintf(out, "  the job sets%s%s%s%s%s\n",
+			d->job.algo != ALGO_AUTO ? " NCCL_ALGO=" : "", d->job.algo != ALGO_AUTO ? ualgo_labels[d->job.algo - 1] : "",
+			d->job.proto != PROTO_AUTO ? " NCCL_PROTO=" : "",
+			d->job.proto != PROTO_AUTO ? nproto_names[d->job.proto - 1] : "",
+			d->job.algo != ALGO_AUTO ? " (NCCL's pick below is its own; the job runs the one it sets)"
+						 : " (every algorithm below runs that protocol)");
 	fprintf(out, "  %-14s %-9s %-7s %12s %9s %9s %11s\n", "pattern", "algorithm", "proto", "time_us", "algbw", "busbw",
 		"NCCL alone");
 	for (c = 0; c < PATTERNS; c++) {

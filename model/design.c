@@ -29,6 +29,10 @@ static const char *const attach_help[] = {
 const char *const routing_names[] = { "ecmp", "adaptive", "spray", NULL };
 const char *const dtype_names[] = { "bf16", "fp16", "fp8", "fp32", NULL };
 const char *const algo_names[] = { "auto", "ring", "tree", "nvls", "nvlstree", "collnet", NULL };
+static const char *const proto_help[] = {
+	"auto: NCCL chooses the protocol from its own model", "ll: NCCL_PROTO=LL (8-byte flag words: lowest latency, half the bandwidth)",
+	"ll128: NCCL_PROTO=LL128 (128-byte lines with a flag: NVLink-class paths)", "simple: NCCL_PROTO=Simple (bulk copies with fences: the most bandwidth)", NULL };
+const char *const proto_force_names[] = { "auto", "ll", "ll128", "simple", NULL };
 const char *const recompute_names[] = { "selective", "none", "full", NULL };
 const char *const dp_buckets_names[] = { "megatron", "ddp", NULL };
 static const char *const recompute_help[] = {
@@ -143,6 +147,7 @@ static const struct field job_fields[] = {
 	F_NUM(struct job, mfu, "mfu", 0, 1, 0, "model FLOPs utilisation, 0..1"),
 	F_NUM(struct job, overlap, "overlap", 0, 1, 0,
 	      "the most of the compute time DP communication may run behind (0: none)"),
+	F_ENUM_H(struct job, proto, "proto", proto_force_names, proto_help, FF_OPTIONAL, "NCCL protocol: auto or forced (NCCL_PROTO)"),
 	F_ENUM_H(struct job, algo, "algo", algo_names, algo_help, 0, "NCCL algorithm: auto or forced"),
 	F_STR(struct job, groups, "groups", FF_OPTIONAL,
 	      "server groups the job runs on, in rank order, comma-separated (empty: all, in design order)"),

@@ -30,6 +30,8 @@ enum job_placement { PLACE_CONTIGUOUS, PLACE_RANDOM };
 enum routing { ROUTE_ECMP, ROUTE_ADAPTIVE, ROUTE_SPRAY };
 enum dtype { DT_BF16, DT_FP16, DT_FP8, DT_FP32 };
 enum algo { ALGO_AUTO, ALGO_RING, ALGO_TREE, ALGO_NVLS, ALGO_NVLSTREE, ALGO_COLLNET };
+/* NCCL_PROTO for the job: auto (NCCL's own choice) or one protocol (nccl.h enum nproto + 1). */
+enum proto_force { PROTO_AUTO, PROTO_LL, PROTO_LL128, PROTO_SIMPLE };
 /* The default of each comes first (a file that omits the key gets it, and it is not written). */
 enum recompute { RECOMPUTE_SELECTIVE, RECOMPUTE_NONE, RECOMPUTE_FULL };
 enum dp_buckets { BUCKETS_MEGATRON, BUCKETS_DDP };
@@ -119,6 +121,7 @@ struct job {
 	double mfu;
 	double overlap;     /* the most of the compute communication may run behind, 0..1 (workload.h) */
 	int algo;           /* enum algo: auto, or forced as NCCL_ALGO does */
+	int proto;          /* enum proto_force: auto, or forced as NCCL_PROTO does */
 	char groups[256];   /* server groups the job runs on, in rank order (comma-separated); empty: all, design order */
 	int placement;      /* enum job_placement: ranks on consecutive nodes, or scattered at random */
 };
@@ -166,7 +169,7 @@ struct design {
 extern const struct schema design_schema, server_group_schema, nic_spec_schema, domain_group_schema,
 	switch_group_schema, bundle_schema, fabric_opts_schema, job_schema, canvas_schema, physical_schema;
 extern const char *const nic_attach_names[], *const nic_use_names[], *const switch_role_names[],
-	*const wiring_names[], *const placement_names[], *const routing_names[], *const dtype_names[], *const algo_names[],
+	*const wiring_names[], *const placement_names[], *const routing_names[], *const dtype_names[], *const algo_names[], *const proto_force_names[],
 	*const recompute_names[], *const dp_buckets_names[], *const rack_place_names[];
 
 void design_init(struct design *d);

@@ -703,6 +703,7 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 	f->gpus = t->gpus;
 	f->design_gpus = t->design_gpus;
 	f->design_nodes = t->design_nodes;
+	f->proto_forced = d->job.proto;
 	f->routing = d->fabric.routing;
 	f->pxn = d->fabric.pxn;
 	f->qps = t->qps;
@@ -908,6 +909,8 @@ void fabric_nccl_span(const struct fabric *f, int nodes, int ranks, int per_node
 		cls[i] = c;
 	}
 	nccl_model_build_multi(cls, n, nodes > 0 ? nodes : 1, ranks, m);
+	if (f->proto_forced > PROTO_AUTO && f->proto_forced <= PROTO_SIMPLE)
+		nccl_model_only_proto(m, (enum nproto)(f->proto_forced - 1));
 }
 
 void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, struct nccl_model *m)

@@ -49,6 +49,7 @@ struct fabric {
 	long design_nodes;
 	bool domain_node;       /* a node is an NVLink domain of several servers */
 	char server_group[NCF_NAME_MAX]; /* the job's first server group */
+	int proto_forced;       /* enum proto_force: the job's NCCL_PROTO (every model built here keeps it) */
 	int servers_per_node;
 	int ports;              /* wired compute NIC ports per node (the job's first group) */
 	int cards;              /* NIC cards per node that carry them */

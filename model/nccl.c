@@ -707,6 +707,29 @@ double nccl_time(const struct nccl_model *m, enum coll c, enum nalgo a, enum npr
 	return lat + bytes / (1000.0 * A);
 }
 
+void nccl_model_only_proto(struct nccl_model *m, enum nproto keep)
+{
+	static const char *const off[NP_COUNT] = { "NCCL_PROTO=LL: NCCL runs it with no LL",
+						   "NCCL_PROTO=LL128: NCCL runs it with no LL128 here",
+						   "NCCL_PROTO=Simple: NCCL runs it with no Simple" };
+	int c, a, p;
+	for (a = 0; a < NA_COUNT; a++) {
+		bool had = false, has = false;
+		for (c = 0; c < COLL_COUNT; c++)
+			for (p = 0; p < NP_COUNT; p++) {
+				if (m->bw[c][a][p] > 0) {
+					had = true;
+					if (p == (int)keep)
+						has = true;
+				}
+				if (p != (int)keep)
+					m->bw[c][a][p] = 0;
+			}
+		if (had && !has && !m->why_not[a])
+			m->why_not[a] = off[keep];
+	}
+}
+
 bool nccl_pick(const struct nccl_model *m, enum coll c, double bytes, enum nalgo *best_a, enum nproto *best_p)
 {
 	double best = -1;

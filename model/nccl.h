@@ -102,6 +102,10 @@ void nccl_model_build(const struct nccl_node *n, struct nccl_model *m);
  * kind searches its own graphs, every rank takes the minimum channels and speeds, and
  * nranks ranks run on nnodes nodes. */
 void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, int nranks, struct nccl_model *m);
+/* NCCL_PROTO=p: the tuning tables keep protocol p only (NCCL gives the others no bandwidth,
+ * so neither its own choice nor a forced algorithm can use them); an algorithm left with
+ * no protocol is off, and why_not says so. */
+void nccl_model_only_proto(struct nccl_model *m, enum nproto p);
 /* A node's network for point-to-point traffic: its ports at the rate one port carries
  * (line rate, or its share of the card's PCIe path); and what one GPU pair across nodes
  * gets: one GPU's own NIC, capped by its PCIe path and the GPU's (fabric-physics.md 3.2). */

@@ -774,3 +774,46 @@ Test(topo2, pipeline_pairs_take_their_own_rail)
 	design_free(&b);
 	design_free(&c);
 }
+
+/* NCCL_PROTO for the job (job.proto): the tuning tables keep that protocol only, so NCCL's
+ * own pick and every algorithm run it; an algorithm without it is off with the reason.
+ * 16 DGX H100 on one rail leaf set, AllReduce at 1 GiB: auto picks Simple there, so Simple
+ * forced gives the same numbers; LL runs every algorithm at LL's bandwidth (slower at 1 GiB);
+ * on one node NVLS runs Simple only, so NCCL_PROTO=LL turns it off. */
+Test(topo2, nccl_proto_forced_for_the_job)
+{
+	struct design a, b, c, one;
+	const struct algo_result *ra, *rb, *rc;
+	fx_clos(&a, 16, 8, WIRE_RAIL, 8, 0, 0);
+	fx_clos(&b, 16, 8, WIRE_RAIL, 8, 0, 0);
+	fx_clos(&c, 16, 8, WIRE_RAIL, 8, 0, 0);
+	b.job.proto = PROTO_SIMPLE;
+	c.job.proto = PROTO_LL;
+	metrics_compute(&a, &cat, GiB, 0, &ma);
+	metrics_compute(&b, &cat, GiB, 0, &mb);
+	ra = algo(&ma, COLL_ALLREDUCE, UA_RING);
+	rb = algo(&mb, COLL_ALLREDUCE, UA_RING);
+	cr_assert(ra->available && rb->available);
+	cr_assert_eq(ra->proto, NP_SIMPLE, "auto picks %s at 1 GiB", nproto_names[ra->proto]);
+	cr_assert(close_rel(ra->busbw_GBps, rb->busbw_GBps, 1e-12), "Simple forced %.3f vs auto %.3f", rb->busbw_GBps,
+		  ra->busbw_GBps);
+	metrics_compute(&c, &cat, GiB, 0, &mb);
+	rc = algo(&mb, COLL_ALLREDUCE, UA_RING);
+	cr_assert(rc->available);
+	cr_assert_eq(rc->proto, NP_LL);
+	cr_assert_eq(algo(&mb, COLL_ALLREDUCE, UA_TREE)->proto, NP_LL);
+	cr_assert_lt(rc->busbw_GBps, ra->busbw_GBps * 0.75, "LL %.2f vs Simple %.2f", rc->busbw_GBps, ra->busbw_GBps);
+	cr_assert_eq(mb.colls[COLL_ALLREDUCE].algo[mb.colls[COLL_ALLREDUCE].auto_algo].proto, NP_LL);
+	/* One node: NVLS (Simple only) is off under LL. */
+	fx_clos(&one, 1, 8, WIRE_RAIL, 8, 0, 0);
+	metrics_compute(&one, &cat, GiB, 0, &ma);
+	cr_assert(algo(&ma, COLL_ALLREDUCE, UA_NVLS)->available, "NVLS runs on one H100 node");
+	one.job.proto = PROTO_LL;
+	metrics_compute(&one, &cat, GiB, 0, &ma);
+	cr_assert_not(algo(&ma, COLL_ALLREDUCE, UA_NVLS)->available);
+	cr_assert_str_eq(algo(&ma, COLL_ALLREDUCE, UA_NVLS)->reason, "NCCL_PROTO=LL: NCCL runs it with no LL");
+	design_free(&a);
+	design_free(&b);
+	design_free(&c);
+	design_free(&one);
+}

@@ -141,7 +141,7 @@ const struct command commands[] = {
 	{ "e!", "[FILE]", "the same, even with unsaved changes (u undoes it)" },
 	{ "export", "FORMAT FILE", "yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim (FILE a prefix), netbox (FILE a directory)" },
 	{ "set", "KEY VALUE", "a field of the selected block; job.KEY and fabric.KEY for the job and the fabric (a key only they have needs no prefix: params_b is job.params_b)" },
-	{ "nccl", "ALGO", "force NCCL's algorithm for the job as NCCL_ALGO does: auto, ring, tree, nvls, nvlstree or collnet (as A)" },
+	{ "nccl", "ALGO", "force NCCL's algorithm for the job as NCCL_ALGO does: auto, ring, tree, nvls, nvlstree or collnet (as A); NCCL_PROTO=auto, ll, ll128 or simple forces the protocol" },
 	{ "gpus", "N", "the job runs on its first N GPUs" },
 	{ "size", "BYTES", "the panel's message size (K, M, G are powers of 1024)" },
 	{ "algo", "ALGO", "the algorithm the panel and the teaching view show: all, ring, tree, nvls, nvlstree or collnet (as V)" },
@@ -286,6 +286,14 @@ static unsigned nccl_command(struct app *app, const char *arg)
 {
 	int a;
 	const char *name = arg;
+	if (!strncasecmp(name, "NCCL_PROTO=", 11) || !strncasecmp(name, "proto=", 6)) {
+		/* The protocol, as NCCL_PROTO forces it: an edit of job.proto (u undoes it). */
+		name = strchr(name, '=') + 1;
+		for (a = 0; proto_force_names[a]; a++)
+			if (!strcasecmp(name, proto_force_names[a]))
+				return set_command(app, "job.proto", proto_force_names[a]);
+		return say(app, true, ":nccl NCCL_PROTO= auto, ll, ll128 or simple (NCCL_PROTO for the job), got '%s'", name);
+	}
 	if (!strncasecmp(name, "NCCL_ALGO=", 10))
 		name += 10;
 	for (a = 0; algo_names[a]; a++)

@@ -93,6 +93,9 @@ static int panel_items(const struct app *app, struct pitem *it)
 		     f->bisection_per_gpu_GBps);
 	if (forced != ALGO_AUTO)
 		item(it, &n, 0, ROLE_WARNING, NULL, "NCCL_ALGO=%s for the job (A: next)", ualgo_labels[ua[forced]]);
+	if (app->design.job.proto != PROTO_AUTO)
+		item(it, &n, 0, ROLE_WARNING, NULL, "NCCL_PROTO=%s for the job (job.proto)",
+		     nproto_names[app->design.job.proto - 1]);
 	item(it, &n, 0, ROLE_HEADING, NULL, "%s %s busbw GB/s (%d ranks):", pattern_labels[app->pattern],
 	     format_size(m->bytes, sz, sizeof sz), cr->ranks);
 	for (u = 0; u < UA_COUNT; u++) {
