@@ -172,6 +172,10 @@ static void half_add(long lo, long hi, long count, void *arg)
 	struct half_run *r = arg;
 	const struct topo_level *l0 = &r->p->level[0];
 	long G = r->agg ? 1 : topo_rail_groups(l0), id, g, Gk = topo_rail_groups(l0);
+	long rm = l0->rail_mod > 0 ? l0->rail_mod : 1, rb = l0->rail_block > 0 ? l0->rail_block : 1;
+	/* Only the rail groups this group's ports reach: rail l is in group (l mod rm) / rb. */
+	if (!r->agg && r->p->links > 0 && r->p->links < rm && (r->p->links - 1) / rb + 1 < G)
+		G = (r->p->links - 1) / rb + 1;
 	/* Each rail group of a block is a component with its share of the node's ports (or,
 	 * alike in every group at every level, one for all of them: key block x G). */
 	double share = r->agg ? 1 : r->p->links > 0 ? (double)l0->rails / r->p->links : 1;

@@ -1288,6 +1288,15 @@ static bool tree_edge_ranks(long n, int tree, long c, long *x, long *y)
 	return true;
 }
 
+/* A component's slot in count_trees' dense table: its (switch group, order)'s range. */
+static size_t dense_at(const struct ckey *k, const struct ckey *sig, int nsig, const long *bmin, const size_t *off)
+{
+	int z;
+	for (z = 0; z < nsig - 1 && !(sig[z].sw == k->sw && sig[z].order == k->order); z++)
+		;
+	return off[z] + (size_t)(k->b - bmin[z]);
+}
+
 static void count_trees(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
 {
 	long n = s->len, k;
@@ -1297,8 +1306,8 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 	/* Kept from one count to the next (fresh pages cost a fault each). */
 	static struct trun_set rs;
 	static struct hmap m;
-	static long *cnt;
-	static size_t ncnt;
+	static long *cnt, *dense_cnt;
+	static size_t ncnt, ndense;
 	for (i = 0; i < t->nplaced; i++)
 		if (t->ng[t->order[i]].nplanes > t->ng[t->order[i]].nswitch)
 			meshes = true;
@@ -1397,11 +1406,57 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 							last[z] = rs.v[r].key;
 						}
 					}
+					/* Out of order (interleaved components): a dense table per switch group
+					 * and order when the numbers are compact (a hash's random reads were the
+					 * cost at 10^5 runs), else the hash. */
+					bool dense = false;
+					int nsig = 0;
+					struct ckey sig[8];
+					long bmin[8], bmax[8];
+					size_t off[8], total = 0;
 					if (!ordered) {
-						hmap_reset(&m, 2 * rs.n + 16);
-						for (r = 0; r < rs.n; r++)
-							if (rs.v[r].gi >= 0 && rs.v[r].has)
-								hmap_get(&m, rs.v[r].key)->count += cnt[r];
+						dense = true;
+						for (r = 0; r < rs.n && dense; r++) {
+							const struct ckey *kk = &rs.v[r].key;
+							if (!rs.v[r].has || rs.v[r].gi < 0)
+								continue;
+							for (z = 0; z < nsig && !(sig[z].sw == kk->sw && sig[z].order == kk->order); z++)
+								;
+							if (z == nsig) {
+								if (nsig == 8) {
+									dense = false;
+									break;
+								}
+								sig[nsig] = *kk;
+								bmin[nsig] = bmax[nsig] = kk->b;
+								nsig++;
+							} else {
+								bmin[z] = kk->b < bmin[z] ? kk->b : bmin[z];
+								bmax[z] = kk->b > bmax[z] ? kk->b : bmax[z];
+							}
+						}
+						for (z = 0; z < nsig && dense; z++) {
+							off[z] = total;
+							total += (size_t)(bmax[z] - bmin[z]) + 1;
+							if (total > 4 * rs.n + 4096)
+								dense = false;
+						}
+						if (dense) {
+							if (total > ndense) {
+								free(dense_cnt);
+								ndense = total * 2;
+								dense_cnt = xmalloc(ndense * sizeof *dense_cnt);
+							}
+							memset(dense_cnt, 0, total * sizeof *dense_cnt);
+							for (r = 0; r < rs.n; r++)
+								if (rs.v[r].gi >= 0 && rs.v[r].has)
+									dense_cnt[dense_at(&rs.v[r].key, sig, nsig, bmin, off)] += cnt[r];
+						} else {
+							hmap_reset(&m, 2 * rs.n + 16);
+							for (r = 0; r < rs.n; r++)
+								if (rs.v[r].gi >= 0 && rs.v[r].has)
+									hmap_get(&m, rs.v[r].key)->count += cnt[r];
+						}
 					}
 					for (r0 = 0; r0 < rs.n; r0 = q) {
 						long c = 0;
@@ -1415,6 +1470,8 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 						if (ordered)
 							for (r = r0; r < q; r++)
 								c += rs.v[r].gi >= 0 ? cnt[r] : 0;
+						else if (dense)
+							c = dense_cnt[dense_at(&rs.v[r0].key, sig, nsig, bmin, off)];
 						else
 							c = hmap_get(&m, rs.v[r0].key)->count;
 						for (r = r0; r < q; r++) {
