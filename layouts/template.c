@@ -199,6 +199,16 @@ static bool clos(struct editor *ed, const char *srv, long servers, int nics, int
 	if (!spines || total / spines > ss->ports)
 		return fail(err, errsz, "%ld leaf uplinks need more than one tier of %s spines: use the fat-tree or superpod template",
 			    total, spine);
+	/* A two-tier Clos joins two leaves through a spine both reach: every leaf on every
+	 * spine. With fewer uplinks than spines, spread wiring leaves pairs of leaves with no
+	 * spine in common (their traffic would have to turn at a leaf, which up-down routing
+	 * and a Clos's BGP never do). */
+	if (spines > up)
+		return fail(err, errsz,
+			    "%ld leaves with %ld uplinks each cannot all reach the %ld %s spines they need (a two-tier Clos "
+			    "puts every leaf on every spine): %ld servers need a third tier; use the superpod or fat-tree "
+			    "template, or fewer servers",
+			    leaves, up, spines, spine, servers);
 	return add_switches(ed, "spine", ROLE_SPINE, (int)spines, spine, err, errsz) &&
 	       add_bundle(ed, "leaf", "spine", (int)up, WIRE_SPREAD, err, errsz);
 }
@@ -387,7 +397,8 @@ static bool build_superpod(struct editor *ed, const struct tvalues *v, char *err
 
 enum { NV_RACKS, NV_NICS, NV_NIC, NV_LEAF, NV_SPINE, NV_OVERSUB };
 static const struct tparam nvl72_params[] = {
-	{ "racks", TP_INT, "2", 1, 1024, NULL, "GB200 NVL72 racks (one 72-GPU NVLink domain each)" },
+	{ "racks", TP_INT, "2", 1, 1024, NULL,
+	  "GB200 NVL72 racks (one 72-GPU NVLink domain each; two tiers of 64-port switches join up to 28)" },
 	{ "nics", TP_INT, "4", 1, 8, NULL, "scale-out NICs per compute tray" },
 	{ "nic", TP_NIC, "connectx-7-ndr", 0, 0, NULL, "scale-out NIC" },
 	{ "leaf", TP_SWITCH, "qm9700", 0, 0, NULL, "leaf switch" },

@@ -185,7 +185,7 @@ Test(templates, superpod_matches_nvidia_xdr_ra)
 
 Test(templates, leaf_spine_grid)
 {
-	static const char *const servers[] = { "servers=2", "servers=17", "servers=64", "servers=500" };
+	static const char *const servers[] = { "servers=2", "servers=17", "servers=64", "servers=256" };
 	static const char *const ratios[] = { "oversubscription=1", "oversubscription=2", "oversubscription=3",
 					      "oversubscription=4" };
 	static const char *const wirings[] = { "wiring=rail", "wiring=tor" };
@@ -212,9 +212,33 @@ Test(templates, leaf_spine_grid)
 	}
 }
 
+/* Past what two tiers join (every leaf on every spine), leaf-spine and nvl72 refuse with
+ * the reason instead of building leaves that share no spine (the engine would have called
+ * them joined). 257 servers x 8 rails at 1:1: 72 leaves of 29 uplinks need 36 spines. */
+Test(templates, two_tiers_refuse_what_needs_a_third)
+{
+	const struct template *t = template_find("leaf-spine");
+	struct tvalues v;
+	struct design d;
+	char err[600];
+	template_defaults(t, &v);
+	cr_assert(template_set(t, &v, "servers=257", &shipped, err, sizeof err), "%s", err);
+	design_init(&d);
+	cr_assert_not(template_build(t, &v, &shipped, &d, err, sizeof err));
+	cr_assert(strstr(err, "72 leaves with 29 uplinks each cannot all reach the 36 qm9700 spines"), "%s", err);
+	design_free(&d);
+	t = template_find("nvl72");
+	template_defaults(t, &v);
+	cr_assert(template_set(t, &v, "racks=29", &shipped, err, sizeof err), "%s", err);
+	design_init(&d);
+	cr_assert_not(template_build(t, &v, &shipped, &d, err, sizeof err));
+	cr_assert(strstr(err, "need a third tier"), "%s", err);
+	design_free(&d);
+}
+
 Test(templates, other_grids)
 {
-	static const char *const nvl[] = { "racks=1", "racks=2", "racks=8", "racks=32" };
+	static const char *const nvl[] = { "racks=1", "racks=2", "racks=8", "racks=28" };
 	static const char *const rail[] = { "servers=2", "servers=32", "servers=64" };
 	static const char *const box[] = { "nics=1", "nics=2" };
 	size_t i;
