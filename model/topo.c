@@ -444,7 +444,14 @@ static struct upmap up_classes(struct ctx *c, int bi)
 				"spread wiring of %ld links over %ld switches joins only some members: computed as one component",
 				L, n);
 		}
-		/* else overlapping runs of upper switches chain every member together */
+		else if (n >= 2 * L && D > 1)
+			/* Overlapping runs of upper switches chain every member together, but
+			 * neighbours (their runs L apart, L <= n - L) share none: up-down routing
+			 * joins only members with a switch in common. */
+			problem(c->t, NCF_WARNING, bpath(bi, path),
+				"spread wiring of %ld links over %ld switches leaves neighbours with no switch in common: "
+				"computed as one component, which overstates it (make the links divide the switches)",
+				L, n);
 		break;
 	}
 	return u;
