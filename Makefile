@@ -253,9 +253,11 @@ docs: $(BUILD)/tools/gen-keys
 	  share/ncfabric.1 > $(BUILD)/ncfabric.1.tmp && mv $(BUILD)/ncfabric.1.tmp share/ncfabric.1
 	@echo "share/ncfabric.1: KEYS regenerated"
 
+# BENCH_ARGS: e.g. --only "groups 500" --runs 11 (tools/bench.c says what each column is).
+BENCH_ARGS ?=
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/tools/bench
-	@$(BUILD)/tools/bench
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/tools/bench
+	@$(BUILD)/tools/bench --bin $(BIN) $(BENCH_ARGS)
 
 # The model against published measurements (tests/data/validate/points.yaml): every point,
 # then the median and maximum error per class; fails when a class leaves its tolerance.
