@@ -2,6 +2,7 @@
 #include "model/design.h"
 #include "model/job.h"
 #include "model/alloc.h"
+#include "model/strmap.h"
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -123,24 +124,87 @@ static long floordiv_l(long a, long b)
 	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/* The bundles that name each group of one kind as an end (from or to), in design order:
+ * group i's are list[first[i] .. first[i + 1]). Groups that share a name share their
+ * bundles, as comparing names would give them. Built in one pass over the bundles. */
+struct ends {
+	size_t *first, *list;
+};
+
+static void ends_build(const struct design *d, const struct vec *groups, size_t size, size_t name_off, struct ends *e)
+{
+	size_t n = groups->n, i, k, total = 0;
+	struct strmap names;
+	int *same = xmalloc((n ? n : 1) * sizeof *same); /* next group with the same name, -1 */
+	e->first = xcalloc(n + 1, sizeof *e->first);
+	strmap_init(&names, n);
+	for (i = n; i-- > 0;) {
+		const char *name = (const char *)groups->v + i * size + name_off;
+		/* Walking backwards, each group goes in front of its name's chain, so the chain
+		 * runs in design order and the map ends up holding the first of each name. */
+		same[i] = strmap_get(&names, name);
+		strmap_set(&names, name, (int)i);
+	}
+	/* Two passes: count, then fill, so each group's bundles stay in design order. */
+	for (k = 0; k < 2; k++) {
+		size_t b;
+		if (k == 1) {
+			for (i = 0; i < n; i++)
+				e->first[i + 1] += e->first[i];
+			e->list = xmalloc((total ? total : 1) * sizeof *e->list);
+		}
+		for (b = 0; b < d->bundles.n; b++) {
+			const struct bundle *bu = DESIGN_BUNDLE(d, b);
+			int end, g;
+			for (end = 0; end < 2; end++) {
+				if (end == 1 && !strcmp(bu->from, bu->to))
+					break; /* both ends are the same groups: listed once */
+				for (g = strmap_get(&names, end ? bu->to : bu->from); g >= 0; g = same[g]) {
+					if (k == 0) {
+						e->first[g + 1]++;
+						total++;
+					} else {
+						e->list[e->first[g]++] = b;
+					}
+				}
+			}
+		}
+	}
+	/* The fill moved each first[i] to the end of its list: shift back. */
+	for (i = n; i > 0; i--)
+		e->first[i] = e->first[i - 1];
+	e->first[0] = 0;
+	strmap_free(&names);
+	free(same);
+}
+
+static void ends_free(struct ends *e)
+{
+	free(e->first);
+	free(e->list);
+}
+
 /* Ports per switch of group sw, following the wiring rules exactly (topo.h "Wiring"): the
  * members of the groups bundled into it are numbered in bundle order, and tor, rail and
- * spread put each link on one switch. down is the busiest switch's. */
-void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up)
+ * spread put each link on one switch. down is the busiest switch's. Only the bundles of
+ * bix (nb of them, in design order; NULL: every bundle) are looked at: those that do not
+ * name sw count nothing. */
+static void ports_over(const struct design *d, const struct switch_group *sw, const size_t *bix, size_t nb,
+		       long *down, long *up)
 {
 	size_t i;
 	long n = sw->count, D = 0, off = 0, *per_sw = NULL, s;
 	*down = *up = 0;
 	/* D: positions of every group bundled up into sw. */
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
+	for (i = 0; i < nb; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, bix ? bix[i] : i);
 		if (!strcmp(b->to, sw->name) && strcmp(b->from, sw->name) && bundle_kind(d, b) == BK_UP)
 			D += design_group_count(d, b->from);
 	}
 	if (n > 0 && D > 0)
 		per_sw = xcalloc((size_t)n, sizeof *per_sw);
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
+	for (i = 0; i < nb; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, bix ? bix[i] : i);
 		bool from = strcmp(b->from, sw->name) == 0, to = strcmp(b->to, sw->name) == 0;
 		long c, L = b->links_each > 0 ? b->links_each : 1;
 		if (!from && !to)
@@ -196,6 +260,21 @@ void switch_ports_used(const struct design *d, const struct switch_group *sw, lo
 				*down = per_sw[s];
 		free(per_sw);
 	}
+}
+
+void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up)
+{
+	ports_over(d, sw, NULL, d->bundles.n, down, up);
+}
+
+void switch_ports_all(const struct design *d, long *down, long *up)
+{
+	struct ends e;
+	size_t i;
+	ends_build(d, &d->switches, sizeof(struct switch_group), offsetof(struct switch_group, name), &e);
+	for (i = 0; i < d->switches.n; i++)
+		ports_over(d, DESIGN_SWITCH(d, i), e.list + e.first[i], e.first[i + 1] - e.first[i], &down[i], &up[i]);
+	ends_free(&e);
 }
 
 const char *name_nearest(const struct vec *v, size_t size, const char *name)
@@ -357,29 +436,49 @@ static void check_domains(const struct design *d, const struct catalog *cat, str
 {
 	size_t i, k;
 	char path[128];
+	struct strmap names;
+	int *same;
+	long *members;
+	if (!d->domains.n)
+		return;
+	/* Servers naming each domain, in one pass over the server groups (domains that share
+	 * a name each count them all, as comparing names would). */
+	same = xmalloc(d->domains.n * sizeof *same);
+	members = xcalloc(d->domains.n, sizeof *members);
+	strmap_init(&names, d->domains.n);
+	for (i = d->domains.n; i-- > 0;) {
+		same[i] = strmap_get(&names, DESIGN_DOMAIN(d, i)->name);
+		strmap_set(&names, DESIGN_DOMAIN(d, i)->name, (int)i);
+	}
+	for (k = 0; k < d->servers.n; k++) {
+		int g;
+		for (g = strmap_get(&names, DESIGN_SERVER(d, k)->domain); g >= 0; g = same[g])
+			members[g] += DESIGN_SERVER(d, k)->count;
+	}
 	for (i = 0; i < d->domains.n; i++) {
 		const struct domain_group *m = DESIGN_DOMAIN(d, i);
 		const struct cat_fabric *t = catalog_fabric(cat, m->tray);
-		long servers = 0;
+		long servers = members[i];
 		snprintf(path, sizeof path, "domains[%zu].tray", i);
 		if (!t)
 			unknown_part(diag, path, "switch tray", m->tray, &cat->fabrics, sizeof(struct cat_fabric));
 		else if (t->kind != FAB_NVSWITCH_TRAY)
 			diag_add(diag, NCF_ERROR, path, "'%s' is not an NVLink switch tray (kind nvswitch-tray)", m->tray);
-		for (k = 0; k < d->servers.n; k++)
-			if (strcmp(DESIGN_SERVER(d, k)->domain, m->name) == 0)
-				servers += DESIGN_SERVER(d, k)->count;
 		snprintf(path, sizeof path, "domains[%zu].count", i);
 		if (servers != (long)m->count * m->servers_each)
 			diag_add(diag, NCF_WARNING, path,
 				 "%d domains x %d servers need %ld servers, but %ld name domain '%s'",
 				 m->count, m->servers_each, (long)m->count * m->servers_each, servers, m->name);
 	}
+	strmap_free(&names);
+	free(same);
+	free(members);
 }
 
 static void check_bundles(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	size_t i, k, fi, ti;
+	struct ends e;
 	char path[128];
 	/* Per switch group: the links tor and spread bundles bring into it, and the last of
 	 * those bundles. */
@@ -467,14 +566,18 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 	free(even_total);
 	free(even_last);
 	/* Server NIC ports: used by bundles, at most what the NICs have. */
+	ends_build(d, &d->servers, sizeof(struct server_group), offsetof(struct server_group, name), &e);
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		int have = server_compute_ports(g, cat), used = 0;
-		for (k = 0; k < d->bundles.n; k++)
+		size_t j;
+		for (j = e.first[i]; j < e.first[i + 1]; j++) {
+			k = e.list[j];
 			if (strcmp(DESIGN_BUNDLE(d, k)->from, g->name) == 0)
 				used += (int)bundle_ports_each(d, DESIGN_BUNDLE(d, k), true);
 			else if (strcmp(DESIGN_BUNDLE(d, k)->to, g->name) == 0 && DESIGN_BUNDLE(d, k)->wiring == WIRE_MESH)
 				used += (int)bundle_ports_each(d, DESIGN_BUNDLE(d, k), false);
+		}
 		snprintf(path, sizeof path, "servers[%zu].nics", i);
 		if (used > have)
 			diag_add(diag, NCF_ERROR, path,
@@ -484,16 +587,20 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 			diag_add(diag, NCF_WARNING, path, "unconnected NICs: %d of %d compute NIC ports per server of '%s' have no bundle",
 				 have - used, have, g->name);
 	}
+	ends_free(&e);
 }
 
 static void check_switches(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	size_t i;
 	char path[128];
+	long *downs = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *downs);
+	long *ups = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *ups);
+	switch_ports_all(d, downs, ups);
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *sw = DESIGN_SWITCH(d, i);
 		const struct cat_switch *c = catalog_switch(cat, sw->model);
-		long down, up, radix;
+		long down = downs[i], up = ups[i], radix;
 		snprintf(path, sizeof path, "switches[%zu].model", i);
 		if (!c) {
 			unknown_part(diag, path, "switch", sw->model, &cat->switches, sizeof(struct cat_switch));
@@ -503,7 +610,6 @@ static void check_switches(const struct design *d, const struct catalog *cat, st
 		if (sw->breakout > (c->max_breakout ? c->max_breakout : 1))
 			diag_add(diag, NCF_ERROR, path, "a %s port splits into at most %d, not %d",
 				 c->name, c->max_breakout ? c->max_breakout : 1, sw->breakout);
-		switch_ports_used(d, sw, &down, &up);
 		radix = (long)c->ports * sw->breakout;
 		snprintf(path, sizeof path, "switches[%zu]", i);
 		if (down + up > radix)
@@ -513,6 +619,8 @@ static void check_switches(const struct design *d, const struct catalog *cat, st
 		else if (down + up == 0 && sw->count > 0)
 			diag_add(diag, NCF_WARNING, path, "switch group '%s' has no bundles", sw->name);
 	}
+	free(downs);
+	free(ups);
 }
 
 /* Does the comma-separated list names (job.groups) name group or domain? */

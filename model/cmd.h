@@ -3,9 +3,17 @@
  * An editor wraps a design with its undo and redo history. Each command checks its
  * preconditions, applies the change, and re-checks the design against the catalog: an
  * edit that would add an error (an unknown part, ports beyond a switch's radix, a bundle
- * left dangling) is refused, the design is left as it was, and ed->msg says why. Every
- * accepted edit can be undone and redone, without limit. The UI, the scripted mode and
- * the tests use these functions; nothing else writes to a design held by an editor.
+ * left dangling) is refused, the design is left as it was, and ed->msg says why. The
+ * check runs once per change and is kept: ed_problems() is the check of the design as it
+ * is now, for every view to share. Every accepted edit can be undone and redone. The UI,
+ * the scripted mode and the tests use these functions; nothing else writes to a design
+ * held by an editor (after writing it any other way, call ed_sync).
+ *
+ * History. Each step holds only what its edit changed (history.h): a count or a field is
+ * a few hundred bytes, a new group about a kilobyte. Undo and redo together hold at most
+ * 4 MiB of steps (tens of thousands of edits of a 1,000-group design); past that the
+ * oldest steps are forgotten first, and undo says so when it reaches them. The newest
+ * step is always kept, however large (opening a file replaces the whole design).
  *
  * Groups and bundles are named by id (design.h); id 0 is the design itself, for keys
  * such as "job.mfu", "fabric.sharp" or "name". Keys walk the schema: "count",
@@ -18,13 +26,30 @@
 struct editor {
 	struct design *d;
 	const struct catalog *shipped;
-	struct vec undo, redo;      /* struct design snapshots */
+	struct vec undo, redo;      /* struct patch (history.h), oldest first */
 	int generation;             /* bumps on every change, undo and redo */
 	char msg[400];              /* why the last command was refused */
+	/* Kept between commands (read them through the functions below): */
+	struct design base;         /* *d as of the last change: what the next edit is compared with */
+	struct catalog cat;         /* the shipped catalog with d's overrides */
+	struct ncf_diag problems;   /* design_check of *d against cat */
+	int errors;                 /* errors among them */
+	bool checked;
+	size_t dropped;             /* oldest steps forgotten to keep the bound */
+	size_t bytes;               /* held by undo and redo after the last change */
 };
 
 void ed_init(struct editor *ed, struct design *d, const struct catalog *shipped);
 void ed_free(struct editor *ed);  /* frees the history, not the design */
+/* The check of the design as it is now (errors and warnings), and the catalog it was
+ * checked against: computed once per change, shared by every view. */
+const struct ncf_diag *ed_problems(const struct editor *ed);
+const struct catalog *ed_catalog(const struct editor *ed);
+/* The design was written outside the commands: take it as it is (not an undo step) and
+ * check it again. Returns whether it had changed. */
+bool ed_sync(struct editor *ed);
+/* Bytes the undo and redo steps hold. */
+size_t ed_history_bytes(const struct editor *ed);
 
 bool ed_set(struct editor *ed, int id, const char *key, const char *value);
 /* Add a copy of the element; its name must be new. The new id is returned through id. */
@@ -56,7 +81,8 @@ bool ed_undo(struct editor *ed);
 bool ed_redo(struct editor *ed);
 bool ed_can_undo(const struct editor *ed);
 /* Several edits as one undo step: note ed_depth before them, then ed_merge_since(depth)
- * makes every edit since one (u undoes them together). */
+ * makes every edit since one (u undoes them together). Depths count every step since
+ * ed_init, forgotten ones too, so they stay right when old steps are forgotten. */
 size_t ed_depth(const struct editor *ed);
 void ed_merge_since(struct editor *ed, size_t depth);
 bool ed_can_redo(const struct editor *ed);

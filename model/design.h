@@ -228,6 +228,9 @@ long bundle_links(const struct design *d, const struct bundle *b);
 long bundle_ports_each(const struct design *d, const struct bundle *b, bool from_side);
 /* Ports per switch of group sw used by bundles going down and up (peer links count up). */
 void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up);
+/* switch_ports_used for every switch group at once, in one pass over the bundles:
+ * down[i] and up[i] for d->switches[i] (arrays of d->switches.n). */
+void switch_ports_all(const struct design *d, long *down, long *up);
 /* Port speed of one (possibly broken-out) port of switch group sw, Gb/s. */
 int switch_port_gbps(const struct switch_group *sw, const struct cat_switch *c);
 

@@ -28,7 +28,8 @@
  * 1,000-group designs, and how much memory it adds; and, given the binary (bench BIN),
  * `BIN report --json` on the default design against `true` as whole processes.
  *
- * bench [--bin BIN] [--only ROW] [--runs N]: ROW as the table prints it ("groups 500"). */
+ * bench [--bin BIN] [--only ROW] [--runs N] [--write DIR]: ROW as the table prints it
+ * ("groups 500"); --write writes each row's design to DIR/ROW.yaml and stops. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <malloc.h>
@@ -511,7 +512,7 @@ int main(int argc, char **argv)
 	};
 	struct catalog cat;
 	struct ncf_diag diag = { 0 };
-	const char *bin = NULL, *only = NULL;
+	const char *bin = NULL, *only = NULL, *write = NULL;
 	char src[256];
 	int runs = 31, i;
 	size_t r;
@@ -522,8 +523,10 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--write") && i + 1 < argc)
+			write = argv[++i];
 		else {
-			fprintf(stderr, "usage: bench [--bin BIN] [--only ROW] [--runs N]\n");
+			fprintf(stderr, "usage: bench [--bin BIN] [--only ROW] [--runs N] [--write DIR]\n");
 			return 2;
 		}
 	}
@@ -533,6 +536,21 @@ int main(int argc, char **argv)
 	if (!catalog_load_file(src, &cat, &diag) && !catalog_load_shipped(NULL, &cat, src, sizeof src, &diag)) {
 		fprintf(stderr, "bench: cannot load the catalog\n");
 		return 1;
+	}
+	if (write) {
+		for (r = 0; r < sizeof rows / sizeof *rows; r++) {
+			struct design d;
+			char path[1024], err[256];
+			make_row(&rows[r], &d);
+			snprintf(path, sizeof path, "%s/%s-%d.yaml", write, rows[r].kind, rows[r].n);
+			if (!design_save(&d, path, err, sizeof err)) {
+				fprintf(stderr, "bench: %s: %s\n", path, err);
+				return 1;
+			}
+			design_free(&d);
+		}
+		catalog_free(&cat);
+		return 0;
 	}
 	printf("ncfabric bench (catalog: %s; medians of %d runs, times in us but open in ms)\n", src, runs);
 	printf("%-15s %7s %6s %7s %9s %9s %8s %8s %9s %8s %8s %8s %6s %8s\n", "design", "GPUs", "groups", "bundles",

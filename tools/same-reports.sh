@@ -1,36 +1,47 @@
 #!/bin/sh
-# same-reports.sh BIN DIR: write what BIN reports for every shipped example, every
+# same-reports.sh BIN DIR [MORE]: write what BIN reports for every shipped example, every
 # equivalence-test design and every template (at its defaults and at a few other sizes)
-# into DIR, one file per case. Run it with the binary before and after a change that
+# into DIR, one file per case, and of every design in the directory MORE (the bench's:
+# build/tools/bench --write MORE). Run it with the binary before and after a change that
 # must not move a number, then `diff -r` the two directories: nothing may differ.
 #   sh tools/same-reports.sh build/ncfabric /tmp/before   (on the old tree)
 #   sh tools/same-reports.sh build/ncfabric /tmp/after    (on the new tree)
 #   diff -r /tmp/before /tmp/after
+# Run it from the source tree. Both runs read the same catalog file ($NCFABRIC_CATALOG is
+# set to share/catalog.yaml), and template designs are named by the same relative path, so
+# the only differences can be the numbers.
 set -u
-BIN=$1
-OUT=$2
+case $1 in /*) BIN=$1 ;; *) BIN=$PWD/$1 ;; esac
+case $2 in /*) OUT=$2 ;; *) OUT=$PWD/$2 ;; esac
+NCFABRIC_CATALOG=$PWD/share/catalog.yaml
+export NCFABRIC_CATALOG
 mkdir -p "$OUT" "$OUT/designs"
-n=0
 report() { # NAME FILE: the JSON report, the text report and the sweep
 	"$BIN" report "$2" --json > "$OUT/$1.json" 2>&1; echo "rc=$?" >> "$OUT/$1.json"
 	"$BIN" report "$2" > "$OUT/$1.txt" 2>&1; echo "rc=$?" >> "$OUT/$1.txt"
 	"$BIN" report "$2" --json --sweep > "$OUT/$1.sweep.json" 2>&1; echo "rc=$?" >> "$OUT/$1.sweep.json"
-	n=$((n + 1))
 }
 "$BIN" report --json > "$OUT/default.json" 2>&1; echo "rc=$?" >> "$OUT/default.json"
 for f in share/examples/*.yaml tests/data/equiv/*.yaml; do
 	report "$(echo "$f" | tr / _)" "$f"
 done
+if [ $# -ge 3 ]; then
+	for f in "$3"/*.yaml; do
+		mkdir -p "$OUT/more"
+		cp "$f" "$OUT/more/"
+		(cd "$OUT" && report "more_$(basename "$f")" "more/$(basename "$f")")
+	done
+fi
 # Templates: every one at its defaults, then a few sizes each.
 for t in $("$BIN" templates | grep -E '^[a-z]'); do
-	"$BIN" new --template "$t" -o "$OUT/designs/$t.yaml" >/dev/null 2>&1 && report "tpl-$t" "$OUT/designs/$t.yaml"
+	"$BIN" new --template "$t" -o "$OUT/designs/$t.yaml" >/dev/null 2>&1 && (cd "$OUT" && report "tpl-$t" "designs/$t.yaml")
 done
 while read -r t sets; do
 	name="tpl-$t-$(echo "$sets" | tr ' =' '_-')"
 	args=""
 	for s in $sets; do args="$args --set $s"; done
 	# shellcheck disable=SC2086
-	"$BIN" new --template "$t" $args -o "$OUT/designs/$name.yaml" >/dev/null 2>&1 && report "$name" "$OUT/designs/$name.yaml"
+	"$BIN" new --template "$t" $args -o "$OUT/designs/$name.yaml" >/dev/null 2>&1 && (cd "$OUT" && report "$name" "designs/$name.yaml")
 done <<'CASES'
 leaf-spine servers=2
 leaf-spine servers=512 oversubscription=2
@@ -42,4 +53,4 @@ superpod units=16 generation=xdr
 nvl72 racks=8
 rail-only
 CASES
-echo "same-reports: $n designs written to $OUT"
+echo "same-reports: $(ls "$OUT"/*.json | grep -vc sweep) reports of each kind written to $OUT"

@@ -311,8 +311,10 @@ void app_recompute(struct app *app)
 	recover_app_begin(app); /* a signal while the model computes still saves the work */
 	catalog_free(&app->catalog);
 	diag_clear(&app->problems);
-	design_catalog(&app->design, app->shipped, &app->catalog);
-	design_check(&app->design, &app->catalog, &app->problems);
+	/* The editor checked the design once when it changed: every view shares that. */
+	ed_sync(&app->ed);
+	schema_copy(&catalog_schema, &app->catalog, ed_catalog(&app->ed));
+	diag_append(&app->problems, ed_problems(&app->ed));
 	/* The inventory walks every link (the cable plan): only when an edit changes what it
 	 * is built from, not for the job, the fabric options, the size or the canvas. */
 	if (!app->inv_of_valid || !inventory_same_inputs(&app->inv_of, &app->design)) {
