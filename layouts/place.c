@@ -10,14 +10,47 @@
  * blocks that can overlap its row, and the bundles between two rows are counted in one
  * sorted pass. */
 
+/* Copy at most max bytes of src to dst + at, within size (NUL-terminated); returns the new
+ * end. printf would do, at ten times the cost, for every group on every edit. */
+static size_t put(char *dst, size_t size, size_t at, const char *src, size_t max)
+{
+	size_t n = strlen(src);
+	if (n > max)
+		n = max;
+	if (at + n > size - 1)
+		n = at < size - 1 ? size - 1 - at : 0;
+	memcpy(dst + at, src, n);
+	dst[at + n] = '\0';
+	return at + n;
+}
+
+/* "name  count x what", as "%.40s %d x %.40s" prints it. */
+static void group_label(char label[96], const char *name, long count, const char *what)
+{
+	char num[24];
+	size_t at = put(label, 96, 0, name, 40), k = 0;
+	unsigned long v = count < 0 ? (unsigned long)-count : (unsigned long)count;
+	do
+		num[sizeof num - 1 - k++] = (char)('0' + v % 10);
+	while ((v /= 10) && k < sizeof num - 1);
+	if (count < 0)
+		num[sizeof num - 1 - k++] = '-';
+	at = put(label, 96, at, " ", 1);
+	memmove(num, num + sizeof num - k, k);
+	num[k] = '\0';
+	at = put(label, 96, at, num, k);
+	at = put(label, 96, at, " x ", 3);
+	put(label, 96, at, what, 40);
+}
+
 static struct block *add(struct placement *p, int kind, int id, const char *name, int tier, const char *label)
 {
 	struct block *b = vec_push(&p->blocks, sizeof *b);
 	b->kind = kind;
 	b->id = id;
 	b->tier = tier;
-	snprintf(b->name, sizeof b->name, "%s", name);
-	snprintf(b->label, sizeof b->label, "%.95s", label);
+	put(b->name, sizeof b->name, 0, name, sizeof b->name);
+	put(b->label, sizeof b->label, 0, label, 95);
 	return b;
 }
 
@@ -90,17 +123,17 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 	p->h = h;
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
-		snprintf(label, sizeof label, "%.40s %d x %.40s", g->name, g->count, g->model[0] ? g->model : g->gpu);
+		group_label(label, g->name, g->count, g->model[0] ? g->model : g->gpu);
 		add(p, GK_SERVER, g->id, g->name, 0, label);
 	}
 	for (i = 0; i < d->domains.n; i++) {
 		const struct domain_group *m = DESIGN_DOMAIN(d, i);
-		snprintf(label, sizeof label, "%.40s %d x NVLink domain", m->name, m->count);
+		group_label(label, m->name, m->count, "NVLink domain");
 		add(p, GK_DOMAIN, m->id, m->name, 0, label);
 	}
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *s = DESIGN_SWITCH(d, i);
-		snprintf(label, sizeof label, "%.40s %d x %.40s", s->name, s->count, s->model);
+		group_label(label, s->name, s->count, s->model);
 		add(p, GK_SWITCH, s->id, s->name, 1 + s->role, label);
 		if (1 + s->role > top)
 			top = 1 + s->role;
@@ -222,12 +255,25 @@ static int by_rows(const void *a, const void *b)
 
 void place_routes(const struct design *d, const struct catalog *cat, struct placement *p)
 {
+	long *down = NULL, *up = NULL;
+	if (cat && d->switches.n) {
+		down = xmalloc(d->switches.n * sizeof *down);
+		up = xmalloc(d->switches.n * sizeof *up);
+		switch_ports_all(d, down, up);
+	}
+	place_routes_ports(d, cat, down, up, p);
+	free(down);
+	free(up);
+}
+
+void place_routes_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+			struct placement *p)
+{
 	size_t i, k, nb = d->bundles.n, npairs = 0;
 	struct strmap blocks;
 	int *lo_of = xmalloc((nb ? nb : 1) * sizeof *lo_of), *hi_of = xmalloc((nb ? nb : 1) * sizeof *hi_of);
 	size_t *idx = xcalloc(nb ? nb : 1, sizeof *idx), *between = xcalloc(nb ? nb : 1, sizeof *between);
 	struct row_pair *pairs = xmalloc((nb ? nb : 1) * sizeof *pairs);
-	long *down = NULL, *up = NULL;
 	/* Each name's first block. */
 	strmap_init(&blocks, p->blocks.n);
 	for (i = 0; i < p->blocks.n; i++)
@@ -254,11 +300,6 @@ void place_routes(const struct design *d, const struct catalog *cat, struct plac
 		i = j;
 	}
 	free(pairs);
-	if (cat && d->switches.n) {
-		down = xmalloc(d->switches.n * sizeof *down);
-		up = xmalloc(d->switches.n * sizeof *up);
-		switch_ports_all(d, down, up);
-	}
 	for (i = 0; i < nb; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		const struct block *lo, *hi;
@@ -270,10 +311,9 @@ void place_routes(const struct design *d, const struct catalog *cat, struct plac
 			continue;
 		lo = &VEC_AT(p->blocks, struct block, (size_t)lo_of[i]);
 		hi = &VEC_AT(p->blocks, struct block, (size_t)hi_of[i]);
-		links = bundle_links(d, b);
 		r = vec_push(&p->routes, sizeof *r);
-		snprintf(r->from, sizeof r->from, "%s", b->from);
-		snprintf(r->to, sizeof r->to, "%s", b->to);
+		put(r->from, sizeof r->from, 0, b->from, sizeof r->from);
+		put(r->to, sizeof r->to, 0, b->to, sizeof r->to);
 		r->hidden = lo->w == 0 || hi->w == 0;
 		r->x1 = lo->x + lo->w / 2;
 		r->y1 = lo->y - 1;
@@ -283,10 +323,11 @@ void place_routes(const struct design *d, const struct catalog *cat, struct plac
 		r->ymid = gap > 0 ? r->y2 + (gap * ((int)idx[i] + 1)) / ((int)between[i] + 1) : r->y2;
 		if (r->ymid > r->y1)
 			r->ymid = r->y1;
-		{
+		if (!r->hidden) { /* a hidden bundle is not drawn: no label */
 			size_t si;
 			bool to_switch = design_find(d, b->to, &si) == GK_SWITCH;
-			if (to_switch && cat) {
+			links = bundle_links(d, b);
+			if (to_switch && cat && down && up) {
 				long dn = down[si], upl = up[si];
 				r->oversubscribed = upl > 0 && dn > upl;
 				if (upl > 0)
@@ -311,8 +352,6 @@ void place_routes(const struct design *d, const struct catalog *cat, struct plac
 	free(hi_of);
 	free(idx);
 	free(between);
-	free(down);
-	free(up);
 }
 
 void placement_free(struct placement *p)

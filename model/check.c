@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdarg.h>
 
 int nic_speed_gbps(const struct nic_spec *n, const struct cat_nic *c)
 {
@@ -298,6 +299,81 @@ const char *name_nearest(const struct vec *v, size_t size, const char *name)
 	return best <= (nl > 4 ? nl / 2 + 2 : 3) ? hit : NULL;
 }
 
+/* A problem's path, "servers[3].nics[1].model", is named for every field the check looks
+ * at but written out only when a problem is found there: the check runs on every edit.
+ * fmt takes %zu (size_t) and %s only; the text is cut to 128 bytes as snprintf would. */
+struct path {
+	const char *fmt;       /* "servers[%zu].gpu": %zu (size_t) and %s, in the order of the args */
+	const char *s;
+	size_t a, b;
+	char text[128];
+};
+
+/* The path of a field of element a of a list (fmt has one %zu), of element b of a list
+ * inside it (two), or of element a of the list named s ("%s[%zu].name"). */
+static void set_path(struct path *p, const char *fmt, size_t a)
+{
+	p->fmt = fmt;
+	p->s = NULL;
+	p->a = a;
+}
+
+static void set_path2(struct path *p, const char *fmt, size_t a, size_t b)
+{
+	p->fmt = fmt;
+	p->s = NULL;
+	p->a = a;
+	p->b = b;
+}
+
+static void set_path_s(struct path *p, const char *fmt, const char *s, size_t a)
+{
+	p->fmt = fmt;
+	p->s = s;
+	p->a = a;
+}
+
+static const char *path_text(struct path *p)
+{
+	const char *fmt = p->fmt;
+	size_t n = 0, k;
+	int a = 0;
+	while (*fmt && n < 127) {
+		const char *pc = strchr(fmt, '%');
+		size_t lit = pc ? (size_t)(pc - fmt) : strlen(fmt);
+		if (lit > 127 - n)
+			lit = 127 - n;
+		memcpy(p->text + n, fmt, lit);
+		n += lit;
+		if (!pc || n >= 127)
+			break;
+		if (pc[1] == 'z' && pc[2] == 'u' && a < 2) {
+			char digits[24];
+			size_t v = a++ ? p->b : p->a;
+			k = 0;
+			do
+				digits[k++] = (char)('0' + v % 10);
+			while ((v /= 10) && k < sizeof digits);
+			while (k && n < 127)
+				p->text[n++] = digits[--k];
+			fmt = pc + 3;
+		} else if (pc[1] == 's' && p->s) {
+			const char *t = p->s;
+			k = strlen(t);
+			if (k > 127 - n)
+				k = 127 - n;
+			memcpy(p->text + n, t, k);
+			n += k;
+			fmt = pc + 2;
+		} else {
+			p->text[n++] = '%';
+			fmt = pc + 1;
+		}
+	}
+	p->text[n] = '\0';
+	return p->text;
+}
+
 static void unknown_part(struct ncf_diag *diag, const char *path, const char *what, const char *name,
 			 const struct vec *v, size_t size)
 {
@@ -308,110 +384,93 @@ static void unknown_part(struct ncf_diag *diag, const char *path, const char *wh
 		diag_add(diag, NCF_ERROR, path, "unknown %s '%s': not in the catalog", what, name);
 }
 
-struct named {
-	const char *name;
-	size_t order;
-};
-
-static int by_name_order(const void *x, const void *y)
-{
-	const struct named *a = x, *b = y;
-	int c = strcmp(a->name, b->name);
-	return c ? c : (a->order > b->order) - (a->order < b->order);
-}
-
 static void check_names(const struct design *d, struct ncf_diag *diag)
 {
 	/* Group names are unique across servers, domains and switches: bundles refer to them.
-	 * Repeats are found by sorting (a design may hold thousands of groups); each group
-	 * that repeats an earlier name names the first of them. */
+	 * Repeats are found through a hash map (a design may hold thousands of groups); each
+	 * group that repeats an earlier name names the first of them. */
 	const char *names[3] = { "servers", "domains", "switches" };
 	const struct vec *vs[3] = { &d->servers, &d->domains, &d->switches };
 	size_t sizes[3] = { sizeof(struct server_group), sizeof(struct domain_group), sizeof(struct switch_group) };
 	size_t offs[3] = { offsetof(struct server_group, name), offsetof(struct domain_group, name),
 			   offsetof(struct switch_group, name) };
 	size_t total = vs[0]->n + vs[1]->n + vs[2]->n, a, i, k = 0, *first;
-	struct named *all;
-	char path[128];
+	struct strmap seen;
+	struct path path;
 	if (!total)
 		return;
-	all = xmalloc(total * sizeof *all);
 	first = xmalloc(total * sizeof *first);
+	strmap_init(&seen, total);
 	for (a = 0; a < 3; a++)
-		for (i = 0; i < vs[a]->n; i++, k++) {
-			all[k].name = (const char *)vs[a]->v + i * sizes[a] + offs[a];
-			all[k].order = k;
-		}
-	qsort(all, total, sizeof *all, by_name_order);
-	for (k = 0; k < total; k++)
-		first[all[k].order] = k && !strcmp(all[k].name, all[k - 1].name) ? first[all[k - 1].order] : all[k].order;
+		for (i = 0; i < vs[a]->n; i++, k++)
+			first[k] = (size_t)strmap_add(&seen, (const char *)vs[a]->v + i * sizes[a] + offs[a], (int)k);
+	strmap_free(&seen);
 	for (a = 0, k = 0; a < 3; a++)
 		for (i = 0; i < vs[a]->n; i++, k++) {
 			const char *n = (const char *)vs[a]->v + i * sizes[a] + offs[a];
-			snprintf(path, sizeof path, "%s[%zu].name", names[a], i);
+			set_path_s(&path, "%s[%zu].name", names[a], i);
 			if (!n[0])
-				diag_add(diag, NCF_ERROR, path, "a group needs a name");
+				diag_add(diag, NCF_ERROR, path_text(&path), "a group needs a name");
 			if (first[k] != k) {
 				size_t f = first[k], fa = f < vs[0]->n ? 0 : f < vs[0]->n + vs[1]->n ? 1 : 2;
 				size_t fi = f - (fa > 0 ? vs[0]->n : 0) - (fa > 1 ? vs[1]->n : 0);
-				diag_add(diag, NCF_ERROR, path, "duplicate group name '%s' (also %s[%zu])", n, names[fa], fi);
+				diag_add(diag, NCF_ERROR, path_text(&path), "duplicate group name '%s' (also %s[%zu])", n, names[fa], fi);
 			}
 		}
-	free(all);
 	free(first);
 }
 
 static void check_servers(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	size_t i, k, di;
-	char path[128];
+	struct path path;
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		const struct cat_fabric *fab = catalog_fabric(cat, g->scaleup);
-		snprintf(path, sizeof path, "servers[%zu].gpu", i);
+		set_path(&path, "servers[%zu].gpu", i);
 		if (!catalog_gpu(cat, g->gpu))
-			unknown_part(diag, path, "GPU", g->gpu, &cat->gpus, sizeof(struct cat_gpu));
-		snprintf(path, sizeof path, "servers[%zu].scaleup", i);
+			unknown_part(diag, path_text(&path), "GPU", g->gpu, &cat->gpus, sizeof(struct cat_gpu));
+		set_path(&path, "servers[%zu].scaleup", i);
 		if (!fab)
-			unknown_part(diag, path, "scale-up fabric", g->scaleup, &cat->fabrics, sizeof(struct cat_fabric));
+			unknown_part(diag, path_text(&path), "scale-up fabric", g->scaleup, &cat->fabrics, sizeof(struct cat_fabric));
 		else if (fab->kind == FAB_NVSWITCH_TRAY)
-			diag_add(diag, NCF_ERROR, path, "'%s' is a switch tray: name it in a domains: group", g->scaleup);
+			diag_add(diag, NCF_ERROR, path_text(&path), "'%s' is a switch tray: name it in a domains: group", g->scaleup);
 		else if (catalog_gpu(cat, g->gpu) && catalog_gpu(cat, g->gpu)->form == FORM_CARD &&
 			 (fab->kind == FAB_NVSWITCH || fab->kind == FAB_NVLINK_MESH))
-			diag_add(diag, NCF_WARNING, path,
+			diag_add(diag, NCF_WARNING, path_text(&path),
 				 "%s is a PCIe card: it joins NVLink only through a bridge (scaleup: nvlink-bridge-2way)",
 				 g->gpu);
 		else if (fab->kind == FAB_NVLINK_BRIDGE && catalog_gpu(cat, g->gpu) &&
 			 catalog_gpu(cat, g->gpu)->nvlink_links == 0)
-			diag_add(diag, NCF_WARNING, path, "%s has no NVLink: the bridge joins nothing", g->gpu);
+			diag_add(diag, NCF_WARNING, path_text(&path), "%s has no NVLink: the bridge joins nothing", g->gpu);
 		else if (fab->max_gpus && g->gpus > fab->max_gpus && !g->domain[0] && fab->kind != FAB_NVLINK_BRIDGE &&
 			 fab->kind != FAB_PCIE_SWITCH)
-			diag_add(diag, NCF_WARNING, path, "%d GPUs per server, but one %s joins at most %d",
+			diag_add(diag, NCF_WARNING, path_text(&path), "%d GPUs per server, but one %s joins at most %d",
 				 g->gpus, g->scaleup, fab->max_gpus);
-		snprintf(path, sizeof path, "servers[%zu].model", i);
+		set_path(&path, "servers[%zu].model", i);
 		if (g->model[0] && !catalog_server(cat, g->model))
-			unknown_part(diag, path, "server", g->model, &cat->servers, sizeof(struct cat_server));
-		snprintf(path, sizeof path, "servers[%zu].domain", i);
+			unknown_part(diag, path_text(&path), "server", g->model, &cat->servers, sizeof(struct cat_server));
+		set_path(&path, "servers[%zu].domain", i);
 		if (g->domain[0] && design_find(d, g->domain, &di) != GK_DOMAIN)
-			diag_add(diag, NCF_ERROR, path, "no NVLink domain group named '%s'", g->domain);
+			diag_add(diag, NCF_ERROR, path_text(&path), "no NVLink domain group named '%s'", g->domain);
 		for (k = 0; k < g->nics.n; k++) {
 			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
 			const struct cat_nic *c = catalog_nic(cat, n->model);
 			double slot, line;
-			snprintf(path, sizeof path, "servers[%zu].nics[%zu].model", i, k);
+			set_path2(&path, "servers[%zu].nics[%zu].model", i, k);
 			if (!c) {
-				unknown_part(diag, path, "NIC", n->model, &cat->nics, sizeof(struct cat_nic));
+				unknown_part(diag, path_text(&path), "NIC", n->model, &cat->nics, sizeof(struct cat_nic));
 				continue;
 			}
-			snprintf(path, sizeof path, "servers[%zu].nics[%zu].speed_gbps", i, k);
+			set_path2(&path, "servers[%zu].nics[%zu].speed_gbps", i, k);
 			if (n->speed_gbps > c->speed_gbps)
-				diag_add(diag, NCF_ERROR, path, "%d Gb/s is faster than a %s can run (%d Gb/s)",
+				diag_add(diag, NCF_ERROR, path_text(&path), "%d Gb/s is faster than a %s can run (%d Gb/s)",
 					 n->speed_gbps, c->name, c->speed_gbps);
 			slot = nic_slot_GBps(n, c);
 			line = nic_speed_gbps(n, c) * c->ports / 8.0;
-			snprintf(path, sizeof path, "servers[%zu].nics[%zu]", i, k);
+			set_path2(&path, "servers[%zu].nics[%zu]", i, k);
 			if (slot > 0 && line > slot * 1.0001)
-				diag_add(diag, NCF_WARNING, path,
+				diag_add(diag, NCF_WARNING, path_text(&path),
 					 "NIC faster than its PCIe slot: %s carries %.1f GB/s, its slot %.1f GB/s",
 					 c->name, line, slot);
 			{
@@ -419,11 +478,12 @@ static void check_servers(const struct design *d, const struct catalog *cat, str
 				const char *tn = n->transport[0] ? n->transport : c->transport[0] ? c->transport
 												   : transport_for(c->protocol);
 				const struct cat_transport *tr = catalog_transport(cat, tn);
-				snprintf(path, sizeof path, "servers[%zu].nics[%zu].transport", i, k);
+				set_path2(&path, "servers[%zu].nics[%zu].transport", i, k);
 				if (!tr && (n->transport[0] || c->transport[0]))
-					unknown_part(diag, path, "transport", tn, &cat->transports, sizeof(struct cat_transport));
+					unknown_part(diag, path_text(&path), "transport", tn, &cat->transports,
+						     sizeof(struct cat_transport));
 				else if (tr && n->use == NIC_COMPUTE && strcmp(tr->name, "sockets") == 0)
-					diag_add(diag, NCF_WARNING, path,
+					diag_add(diag, NCF_WARNING, path_text(&path),
 						 "%s runs NCCL's socket transport (no RDMA): %.0f%% of its line rate as measured; a RoCE or InfiniBand NIC carries %.0f%%",
 						 c->name, 100 * tr->efficiency,
 						 catalog_transport(cat, "roce") ? 100 * catalog_transport(cat, "roce")->efficiency : 98.0);
@@ -435,7 +495,7 @@ static void check_servers(const struct design *d, const struct catalog *cat, str
 static void check_domains(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	size_t i, k;
-	char path[128];
+	struct path path;
 	struct strmap names;
 	int *same;
 	long *members;
@@ -459,14 +519,14 @@ static void check_domains(const struct design *d, const struct catalog *cat, str
 		const struct domain_group *m = DESIGN_DOMAIN(d, i);
 		const struct cat_fabric *t = catalog_fabric(cat, m->tray);
 		long servers = members[i];
-		snprintf(path, sizeof path, "domains[%zu].tray", i);
+		set_path(&path, "domains[%zu].tray", i);
 		if (!t)
-			unknown_part(diag, path, "switch tray", m->tray, &cat->fabrics, sizeof(struct cat_fabric));
+			unknown_part(diag, path_text(&path), "switch tray", m->tray, &cat->fabrics, sizeof(struct cat_fabric));
 		else if (t->kind != FAB_NVSWITCH_TRAY)
-			diag_add(diag, NCF_ERROR, path, "'%s' is not an NVLink switch tray (kind nvswitch-tray)", m->tray);
-		snprintf(path, sizeof path, "domains[%zu].count", i);
+			diag_add(diag, NCF_ERROR, path_text(&path), "'%s' is not an NVLink switch tray (kind nvswitch-tray)", m->tray);
+		set_path(&path, "domains[%zu].count", i);
 		if (servers != (long)m->count * m->servers_each)
-			diag_add(diag, NCF_WARNING, path,
+			diag_add(diag, NCF_WARNING, path_text(&path),
 				 "%d domains x %d servers need %ld servers, but %ld name domain '%s'",
 				 m->count, m->servers_each, (long)m->count * m->servers_each, servers, m->name);
 	}
@@ -479,7 +539,7 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 {
 	size_t i, k, fi, ti;
 	struct ends e;
-	char path[128];
+	struct path path;
 	/* Per switch group: the links tor and spread bundles bring into it, and the last of
 	 * those bundles. */
 	long *even_total = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_total);
@@ -496,51 +556,51 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		enum group_kind fk = design_find(d, b->from, &fi), tk = design_find(d, b->to, &ti);
 		int ft, tt, speed;
-		snprintf(path, sizeof path, "bundles[%zu].from", i);
+		set_path(&path, "bundles[%zu].from", i);
 		if (fk == GK_NONE || fk == GK_DOMAIN) {
-			diag_add(diag, NCF_ERROR, path, "no server or switch group named '%s'", b->from);
+			diag_add(diag, NCF_ERROR, path_text(&path), "no server or switch group named '%s'", b->from);
 			continue;
 		}
-		snprintf(path, sizeof path, "bundles[%zu].to", i);
+		set_path(&path, "bundles[%zu].to", i);
 		if (b->wiring == WIRE_MESH) {
 			/* Direct links between servers. */
 			if (fk != GK_SERVER || tk != GK_SERVER) {
-				snprintf(path, sizeof path, "bundles[%zu].wiring", i);
-				diag_add(diag, NCF_ERROR, path,
+				set_path(&path, "bundles[%zu].wiring", i);
+				diag_add(diag, NCF_ERROR, path_text(&path),
 					 "mesh wiring links servers to servers: '%s' and '%s' must both be server groups",
 					 b->from, b->to);
 				continue;
 			}
 		} else if (tk == GK_SERVER && fk == GK_SERVER) {
-			snprintf(path, sizeof path, "bundles[%zu].wiring", i);
-			diag_add(diag, NCF_ERROR, path, "a bundle between server groups needs wiring: mesh (direct links)");
+			set_path(&path, "bundles[%zu].wiring", i);
+			diag_add(diag, NCF_ERROR, path_text(&path), "a bundle between server groups needs wiring: mesh (direct links)");
 			continue;
 		} else if (tk != GK_SWITCH) {
-			diag_add(diag, NCF_ERROR, path, tk == GK_NONE ? "no switch group named '%s'"
+			diag_add(diag, NCF_ERROR, path_text(&path), tk == GK_NONE ? "no switch group named '%s'"
 					: "'%s' is not a switch group: bundles end on switches (or on servers with wiring: mesh)", b->to);
 			continue;
 		}
 		ft = design_tier(d, b->from);
 		tt = design_tier(d, b->to);
 		if (tk == GK_SWITCH && fk == GK_SERVER && ft >= tt)
-			diag_add(diag, NCF_ERROR, path, "bundles go up a tier: '%s' (%s) is not above '%s' (%s)",
+			diag_add(diag, NCF_ERROR, path_text(&path), "bundles go up a tier: '%s' (%s) is not above '%s' (%s)",
 				 b->to, switch_role_names[tt - 1], b->from,
 				 ft == 0 ? "servers" : switch_role_names[ft - 1]);
 		if (tk == GK_SWITCH && fk == GK_SWITCH && ft > tt)
-			diag_add(diag, NCF_ERROR, path, "bundles go up a tier: '%s' (%s) is below '%s' (%s); write it from '%s' to '%s'",
+			diag_add(diag, NCF_ERROR, path_text(&path), "bundles go up a tier: '%s' (%s) is below '%s' (%s); write it from '%s' to '%s'",
 				 b->to, switch_role_names[tt - 1], b->from, switch_role_names[ft - 1], b->to, b->from);
-		snprintf(path, sizeof path, "bundles[%zu].cable", i);
+		set_path(&path, "bundles[%zu].cable", i);
 		if (b->cable[0] && !catalog_cable(cat, b->cable))
-			unknown_part(diag, path, "cable", b->cable, &cat->cables, sizeof(struct cat_cable));
+			unknown_part(diag, path_text(&path), "cable", b->cable, &cat->cables, sizeof(struct cat_cable));
 		speed = bundle_speed_gbps(d, cat, b);
-		snprintf(path, sizeof path, "bundles[%zu].speed_gbps", i);
+		set_path(&path, "bundles[%zu].speed_gbps", i);
 		{
 			int fs = end_speed(d, cat, b->from), ts = end_speed(d, cat, b->to);
 			if (b->speed_gbps && ((fs && speed > fs) || (ts && speed > ts)))
-				diag_add(diag, NCF_ERROR, path, "%d Gb/s is faster than the ports at its ends (%d and %d Gb/s)",
+				diag_add(diag, NCF_ERROR, path_text(&path), "%d Gb/s is faster than the ports at its ends (%d and %d Gb/s)",
 					 speed, fs, ts);
 			else if (fs && ts && fs != ts)
-				diag_add(diag, NCF_WARNING, path,
+				diag_add(diag, NCF_WARNING, path_text(&path),
 					 "mismatched speeds: '%s' ports run at %d Gb/s, '%s' ports at %d Gb/s; links run at %d",
 					 b->from, fs, b->to, ts, speed);
 		}
@@ -548,18 +608,18 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 			/* mesh and peer bundles: every member to every member of the other end */
 		} else if (b->wiring == WIRE_RAIL) {
 			const struct switch_group *to = DESIGN_SWITCH(d, ti);
-			snprintf(path, sizeof path, "bundles[%zu].wiring", i);
+			set_path(&path, "bundles[%zu].wiring", i);
 			if (to->count % b->links_each)
-				diag_add(diag, NCF_WARNING, path,
+				diag_add(diag, NCF_WARNING, path_text(&path),
 					 "rail wiring puts NIC i of every server on leaf i of its unit: %d switches are not a multiple of %d rails",
 					 to->count, b->links_each);
 		} else {
 			/* Evenness is the switch group's: the links of every bundle into it, however
 			 * many groups bring them (checked at the last such bundle). */
 			long total = even_total[ti], cnt = DESIGN_SWITCH(d, ti)->count;
-			snprintf(path, sizeof path, "bundles[%zu].links_each", i);
+			set_path(&path, "bundles[%zu].links_each", i);
 			if (even_last[ti] == i && cnt > 0 && total % cnt)
-				diag_add(diag, NCF_WARNING, path,
+				diag_add(diag, NCF_WARNING, path_text(&path),
 					 "%ld links do not spread evenly over %ld switches of '%s'", total, cnt, b->to);
 		}
 	}
@@ -578,49 +638,45 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 			else if (strcmp(DESIGN_BUNDLE(d, k)->to, g->name) == 0 && DESIGN_BUNDLE(d, k)->wiring == WIRE_MESH)
 				used += (int)bundle_ports_each(d, DESIGN_BUNDLE(d, k), false);
 		}
-		snprintf(path, sizeof path, "servers[%zu].nics", i);
+		set_path(&path, "servers[%zu].nics", i);
 		if (used > have)
-			diag_add(diag, NCF_ERROR, path,
+			diag_add(diag, NCF_ERROR, path_text(&path),
 				 "bundles take %d links from each server of '%s', but its compute NICs have %d ports",
 				 used, g->name, have);
 		else if (used < have && g->count > 0)
-			diag_add(diag, NCF_WARNING, path, "unconnected NICs: %d of %d compute NIC ports per server of '%s' have no bundle",
+			diag_add(diag, NCF_WARNING, path_text(&path), "unconnected NICs: %d of %d compute NIC ports per server of '%s' have no bundle",
 				 have - used, have, g->name);
 	}
 	ends_free(&e);
 }
 
-static void check_switches(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+static void check_switches(const struct design *d, const struct catalog *cat, const long *downs, const long *ups,
+			   struct ncf_diag *diag)
 {
 	size_t i;
-	char path[128];
-	long *downs = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *downs);
-	long *ups = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *ups);
-	switch_ports_all(d, downs, ups);
+	struct path path;
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *sw = DESIGN_SWITCH(d, i);
 		const struct cat_switch *c = catalog_switch(cat, sw->model);
 		long down = downs[i], up = ups[i], radix;
-		snprintf(path, sizeof path, "switches[%zu].model", i);
+		set_path(&path, "switches[%zu].model", i);
 		if (!c) {
-			unknown_part(diag, path, "switch", sw->model, &cat->switches, sizeof(struct cat_switch));
+			unknown_part(diag, path_text(&path), "switch", sw->model, &cat->switches, sizeof(struct cat_switch));
 			continue;
 		}
-		snprintf(path, sizeof path, "switches[%zu].breakout", i);
+		set_path(&path, "switches[%zu].breakout", i);
 		if (sw->breakout > (c->max_breakout ? c->max_breakout : 1))
-			diag_add(diag, NCF_ERROR, path, "a %s port splits into at most %d, not %d",
+			diag_add(diag, NCF_ERROR, path_text(&path), "a %s port splits into at most %d, not %d",
 				 c->name, c->max_breakout ? c->max_breakout : 1, sw->breakout);
 		radix = (long)c->ports * sw->breakout;
-		snprintf(path, sizeof path, "switches[%zu]", i);
+		set_path(&path, "switches[%zu]", i);
 		if (down + up > radix)
-			diag_add(diag, NCF_ERROR, path,
+			diag_add(diag, NCF_ERROR, path_text(&path),
 				 "ports beyond the switch's radix: each switch of '%s' needs %ld ports (%ld down, %ld up), a %s has %ld",
 				 sw->name, down + up, down, up, c->name, radix);
 		else if (down + up == 0 && sw->count > 0)
-			diag_add(diag, NCF_WARNING, path, "switch group '%s' has no bundles", sw->name);
+			diag_add(diag, NCF_WARNING, path_text(&path), "switch group '%s' has no bundles", sw->name);
 	}
-	free(downs);
-	free(ups);
 }
 
 /* Does the comma-separated list names (job.groups) name group or domain? */
@@ -680,7 +736,8 @@ static void check_job(const struct design *d, const struct catalog *cat, struct 
 			 j->expert_params_b, j->params_b);
 }
 
-int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+int design_check_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+		       struct ncf_diag *diag)
 {
 	int before = diag->n_errors;
 	/* The checks below and the model rely on the schema's ranges (a bundle has at least
@@ -691,8 +748,20 @@ int design_check(const struct design *d, const struct catalog *cat, struct ncf_d
 	check_names(d, diag);
 	check_servers(d, cat, diag);
 	check_domains(d, cat, diag);
-	check_switches(d, cat, diag);
+	check_switches(d, cat, down, up, diag);
 	check_bundles(d, cat, diag);
 	check_job(d, cat, diag);
 	return diag->n_errors - before;
+}
+
+int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	long *down = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *down);
+	long *up = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *up);
+	int errors;
+	switch_ports_all(d, down, up);
+	errors = design_check_ports(d, cat, down, up, diag);
+	free(down);
+	free(up);
+	return errors;
 }

@@ -19,14 +19,25 @@ static void clear_stack(struct vec *v)
 
 /* The check of the design as it is, against the shipped catalog with its overrides. The
  * merged catalog is made again only when the design's own catalog changed. */
+/* Ports per switch of d (switch_ports_all), in arrays the caller frees. */
+static void count_ports(const struct design *d, long **down, long **up)
+{
+	*down = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof **down);
+	*up = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof **up);
+	switch_ports_all(d, *down, *up);
+}
+
 static void recheck(struct editor *ed, bool catalog_same)
 {
 	if (!catalog_same || !ed->checked) {
 		catalog_free(&ed->cat);
 		design_catalog(ed->d, ed->shipped, &ed->cat);
 	}
+	free(ed->down);
+	free(ed->up);
+	count_ports(ed->d, &ed->down, &ed->up);
 	diag_clear(&ed->problems);
-	ed->errors = design_check(ed->d, &ed->cat, &ed->problems);
+	ed->errors = design_check_ports(ed->d, &ed->cat, ed->down, ed->up, &ed->problems);
 	ed->checked = true;
 }
 
@@ -48,11 +59,20 @@ void ed_free(struct editor *ed)
 	design_free(&ed->base);
 	catalog_free(&ed->cat);
 	diag_free(&ed->problems);
+	free(ed->down);
+	free(ed->up);
+	ed->down = ed->up = NULL;
 	ed->checked = false;
 }
 
 const struct ncf_diag *ed_problems(const struct editor *ed) { return &ed->problems; }
 const struct catalog *ed_catalog(const struct editor *ed) { return &ed->cat; }
+
+void ed_ports(const struct editor *ed, const long **down, const long **up)
+{
+	*down = ed->down;
+	*up = ed->up;
+}
 
 bool ed_sync(struct editor *ed)
 {
@@ -111,12 +131,14 @@ static bool commit(struct editor *ed, bool ok)
 	if (ok) {
 		struct catalog cat;
 		struct ncf_diag after = { 0 };
+		long *down, *up;
 		int ea;
+		count_ports(ed->d, &down, &up);
 		if (same_catalog)
-			ea = design_check(ed->d, &ed->cat, &after);
+			ea = design_check_ports(ed->d, &ed->cat, down, up, &after);
 		else {
 			design_catalog(ed->d, ed->shipped, &cat);
-			ea = design_check(ed->d, &cat, &after);
+			ea = design_check_ports(ed->d, &cat, down, up, &after);
 		}
 		if (ea > ed->errors) {
 			/* Report the first error the edit introduced. */
@@ -135,6 +157,8 @@ static bool commit(struct editor *ed, bool ok)
 			}
 			ok = false;
 			diag_free(&after);
+			free(down);
+			free(up);
 			if (!same_catalog)
 				catalog_free(&cat);
 		} else {
@@ -142,6 +166,10 @@ static bool commit(struct editor *ed, bool ok)
 			diag_free(&ed->problems);
 			ed->problems = after;
 			ed->errors = ea;
+			free(ed->down);
+			free(ed->up);
+			ed->down = down;
+			ed->up = up;
 			if (!same_catalog) {
 				catalog_free(&ed->cat);
 				ed->cat = cat;

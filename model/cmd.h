@@ -34,6 +34,7 @@ struct editor {
 	struct catalog cat;         /* the shipped catalog with d's overrides */
 	struct ncf_diag problems;   /* design_check of *d against cat */
 	int errors;                 /* errors among them */
+	long *down, *up;            /* switch_ports_all of *d */
 	bool checked;
 	size_t dropped;             /* oldest steps forgotten to keep the bound */
 	size_t bytes;               /* held by undo and redo after the last change */
@@ -45,6 +46,9 @@ void ed_free(struct editor *ed);  /* frees the history, not the design */
  * checked against: computed once per change, shared by every view. */
 const struct ncf_diag *ed_problems(const struct editor *ed);
 const struct catalog *ed_catalog(const struct editor *ed);
+/* Ports per switch group of the design as it is now (switch_ports_all), counted with the
+ * check: d->switches.n of each. */
+void ed_ports(const struct editor *ed, const long **down, const long **up);
 /* The design was written outside the commands: take it as it is (not an undo step) and
  * check it again. Returns whether it had changed. */
 bool ed_sync(struct editor *ed);

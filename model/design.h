@@ -202,6 +202,9 @@ void design_catalog(const struct design *d, const struct catalog *shipped, struc
  * (NIC faster than its slot, unconnected NICs, mismatched speeds, ...). Paths name the
  * field, e.g. "servers[0].gpu". Returns the number of errors. */
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag);
+/* design_check with the ports per switch already counted (switch_ports_all of d). */
+int design_check_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+		       struct ncf_diag *diag);
 /* The name nearest to name among the names that start v's elements (each size bytes), for
  * "did you mean"; NULL if none is near. */
 const char *name_nearest(const struct vec *v, size_t size, const char *name);

@@ -232,7 +232,7 @@ static int middle_group(const struct design *d)
 
 /* One edit as the designer makes it: the action, then what its change mask says, then a
  * frame (ui/main.c's loop). */
-static void designer(struct app *app, struct cellbuf *cb, enum action a)
+__attribute__((noinline)) static void designer(struct app *app, struct cellbuf *cb, enum action a)
 {
 	app_settle(app, app_run(app, a));
 	app_draw(app, cb);

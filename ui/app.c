@@ -312,7 +312,6 @@ void app_recompute(struct app *app)
 	catalog_free(&app->catalog);
 	diag_clear(&app->problems);
 	/* The editor checked the design once when it changed: every view shares that. */
-	ed_sync(&app->ed);
 	schema_copy(&catalog_schema, &app->catalog, ed_catalog(&app->ed));
 	diag_append(&app->problems, ed_problems(&app->ed));
 	/* The inventory walks every link (the cable plan): only when an edit changes what it
@@ -373,7 +372,11 @@ void app_layout(struct app *app, int w, int h)
 	app->canvas_h = ch;
 	/* Inside the canvas's frame. */
 	place_design(&app->design, cw - 2, ch - 2, &app->place);
-	place_routes(&app->design, &app->catalog, &app->place);
+	{
+		const long *down, *up;
+		ed_ports(&app->ed, &down, &up);
+		place_routes_ports(&app->design, &app->catalog, down, up, &app->place);
+	}
 }
 
 void app_settle(struct app *app, unsigned chg)
