@@ -28,8 +28,9 @@
  * 1,000-group designs, and how much memory it adds; and, given the binary (bench BIN),
  * `BIN report --json` on the default design against `true` as whole processes.
  *
- * bench [--bin BIN] [--only ROW] [--runs N] [--write DIR]: ROW as the table prints it
- * ("groups 500"); --write writes each row's design to DIR/ROW.yaml and stops. */
+ * bench [--bin BIN] [--only ROW] [--runs N] [--edits N] [--write DIR]: ROW as the table
+ * prints it ("groups 500", "session 1000", "process"); --edits sets the session's length;
+ * --write writes each row's design to DIR/ROW.yaml and stops. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <malloc.h>
@@ -514,7 +515,7 @@ int main(int argc, char **argv)
 	struct ncf_diag diag = { 0 };
 	const char *bin = NULL, *only = NULL, *write = NULL;
 	char src[256];
-	int runs = 31, i;
+	int runs = 31, edits = 1000, i;
 	size_t r;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--bin") && i + 1 < argc)
@@ -523,10 +524,12 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--edits") && i + 1 < argc)
+			edits = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--write") && i + 1 < argc)
 			write = argv[++i];
 		else {
-			fprintf(stderr, "usage: bench [--bin BIN] [--only ROW] [--runs N] [--write DIR]\n");
+			fprintf(stderr, "usage: bench [--bin BIN] [--only ROW] [--runs N] [--edits N] [--write DIR]\n");
 			return 2;
 		}
 	}
@@ -563,9 +566,10 @@ int main(int argc, char **argv)
 	}
 	if (!only || !strncmp(only, "session", 7)) {
 		static const struct row s100 = { "groups", 100 }, s1000 = { "groups", 1000 };
-		session(&s100, &cat, 1000);
-		if (!only || !strcmp(only, "session 1000"))
-			session(&s1000, &cat, 1000);
+		if (!only || strcmp(only, "session 1000"))
+			session(&s100, &cat, edits);
+		if (!only || strcmp(only, "session 100"))
+			session(&s1000, &cat, edits);
 	}
 	if (bin && (!only || !strcmp(only, "process")))
 		processes(bin, &cat);
