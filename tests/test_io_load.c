@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "io/builtin.h"
 #include "io/design_io.h"
 #include "io/safetext.h"
 #include "model/inventory.h"
@@ -136,11 +137,67 @@ Test(io, builtin_default_is_the_shipped_reference_case)
 
 Test(io, builtin_catalog_is_the_shipped_one)
 {
-	struct catalog b;
+	struct catalog b, text;
 	struct ncf_diag diag = { 0 };
+	size_t i;
 	cr_assert(catalog_load_builtin(&b, &diag));
 	cr_assert(schema_equal(&catalog_schema, &b, &shipped));
+	/* The parsed copy is what parsing the embedded text gives, to the byte. */
+	cr_assert(catalog_load_text(ncf_builtin_catalog, ncf_builtin_catalog_len, FMT_YAML, &text, &diag));
+	for (i = 0; i < catalog_schema.nfields; i++) {
+		const struct field *f = &catalog_schema.fields[i];
+		const struct vec *x = field_list(f, &b), *y = field_list(f, &text);
+		cr_assert_eq(x->n, y->n, "%s", f->key);
+		cr_assert_eq(memcmp(x->v, y->v, x->n * f->sub->size), 0, "%s", f->key);
+	}
+	catalog_free(&text);
 	catalog_free(&b);
+	diag_free(&diag);
+}
+
+/* A catalog file is taken from the parsed copy only when it is the embedded text: a
+ * changed one is read. */
+Test(io, a_changed_catalog_file_is_read)
+{
+	char dir[] = "/tmp/ncf-test-XXXXXX", path[600], source[700];
+	struct catalog c;
+	struct ncf_diag diag = { 0 };
+	const char *old = getenv("NCFABRIC_CATALOG");
+	char *text, *at;
+	size_t len;
+	FILE *f;
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/catalog.yaml", dir);
+	text = file_read("share/catalog.yaml", &len, source, sizeof source);
+	cr_assert_not_null(text);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fwrite(text, 1, len, f);
+	fclose(f);
+	setenv("NCFABRIC_CATALOG", path, 1);
+	cr_assert(catalog_load_shipped(NULL, &c, source, sizeof source, &diag));
+	cr_assert_str_eq(source, path);
+	cr_assert(schema_equal(&catalog_schema, &c, &shipped), "the same bytes: the shipped catalog");
+	catalog_free(&c);
+	at = strstr(text, "name: hgx-a100-8gpu");
+	cr_assert_not_null(at);
+	at = strstr(at, "    power_W: 6500\n");
+	cr_assert_not_null(at);
+	at[13] = '7'; /* 7500 */
+	f = fopen(path, "w");
+	fwrite(text, 1, len, f);
+	fclose(f);
+	cr_assert(catalog_load_shipped(NULL, &c, source, sizeof source, &diag));
+	cr_assert_float_eq(catalog_server(&c, "hgx-a100-8gpu")->power_W, 7500, 1e-9);
+	cr_assert_float_eq(catalog_server(&shipped, "hgx-a100-8gpu")->power_W, 6500, 1e-9);
+	catalog_free(&c);
+	if (old)
+		setenv("NCFABRIC_CATALOG", old, 1);
+	else
+		unsetenv("NCFABRIC_CATALOG");
+	unlink(path);
+	rmdir(dir);
+	free(text);
 	diag_free(&diag);
 }
 
