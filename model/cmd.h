@@ -9,11 +9,12 @@
  * the scripted mode and the tests use these functions; nothing else writes to a design
  * held by an editor (after writing it any other way, call ed_sync).
  *
- * History. Each step holds only what its edit changed (history.h): a count or a field is
- * a few hundred bytes, a new group about a kilobyte. Undo and redo together hold at most
- * 4 MiB of steps (tens of thousands of edits of a 1,000-group design); past that the
- * oldest steps are forgotten first, and undo says so when it reaches them. The newest
- * step is always kept, however large (opening a file replaces the whole design).
+ * History. Each step holds only what its edit changed (history.h), whatever the size of
+ * the design: a switch group's count about 200 bytes, a server group's about 900 (its NIC
+ * list with it), a job field about a kilobyte (the design's scalar fields). Undo and redo
+ * together hold at most 4 MiB of steps (thousands of edits); past that the oldest steps
+ * are forgotten first, and undo says so when it reaches them. The newest step is always
+ * kept, however large (opening a file replaces the whole design).
  *
  * Groups and bundles are named by id (design.h); id 0 is the design itself, for keys
  * such as "job.mfu", "fabric.sharp" or "name". Keys walk the schema: "count",
