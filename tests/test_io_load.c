@@ -148,7 +148,7 @@ Test(io, builtin_catalog_is_the_shipped_one)
 		const struct field *f = &catalog_schema.fields[i];
 		const struct vec *x = field_list(f, &b), *y = field_list(f, &text);
 		cr_assert_eq(x->n, y->n, "%s", f->key);
-		cr_assert_eq(memcmp(x->v, y->v, x->n * f->sub->size), 0, "%s", f->key);
+		cr_assert(!x->n || !memcmp(x->v, y->v, x->n * f->sub->size), "%s", f->key);
 	}
 	catalog_free(&text);
 	catalog_free(&b);

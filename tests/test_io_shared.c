@@ -47,10 +47,12 @@ static void same_everywhere(const struct design *d, const char *what)
 	inventory_compute_ports(d, &cat, down, up, &ib);
 	cr_expect_eq(ia.links, ib.links, "%s", what);
 	cr_assert_eq(ia.switch_groups.n, ib.switch_groups.n, "%s", what);
-	cr_expect_eq(memcmp(ia.switch_groups.v, ib.switch_groups.v, ia.switch_groups.n * sizeof(struct inv_switch_group)), 0,
-		     "%s: switch groups", what);
+	if (ia.switch_groups.n)
+		cr_expect_eq(memcmp(ia.switch_groups.v, ib.switch_groups.v,
+				    ia.switch_groups.n * sizeof(struct inv_switch_group)), 0, "%s: switch groups", what);
 	cr_assert_eq(ia.bundles.n, ib.bundles.n, "%s", what);
-	cr_expect_eq(memcmp(ia.bundles.v, ib.bundles.v, ia.bundles.n * sizeof(struct inv_link)), 0, "%s: bundles", what);
+	if (ia.bundles.n)
+		cr_expect_eq(memcmp(ia.bundles.v, ib.bundles.v, ia.bundles.n * sizeof(struct inv_link)), 0, "%s: bundles", what);
 	place_design(d, 120, 40, &pa);
 	place_design(d, 120, 40, &pb);
 	place_routes(d, &cat, &pa);
