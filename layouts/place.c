@@ -8,7 +8,7 @@
 /* Placement and routing cost O(groups + bundles) and what the screen shows: names are
  * looked up through hash maps built once per call, a block is tried only against the
  * blocks that can overlap its row, and the bundles between two rows are counted in one
- * sorted pass. */
+ * pass. */
 
 /* Copy at most max bytes of src to dst + at, within size (NUL-terminated); returns the new
  * end. printf would do, at ten times the cost, for every group on every edit. */
@@ -236,21 +236,25 @@ static const char *speed_text(int gbps, char *buf, size_t size)
 	return buf;
 }
 
-/* A bundle whose two ends are placed: the rows it joins, for counting the bundles
- * between the same two rows. */
+/* The rows a bundle joins (the y of its lower and upper block), counted in one pass: an
+ * open-addressing table of row pairs, each with how many bundles join it so far. */
 struct row_pair {
 	int ylo, yhi;
-	size_t k;
+	size_t n;
+	bool used;
 };
 
-static int by_rows(const void *a, const void *b)
+static struct row_pair *pair_slot(struct row_pair *t, size_t cap, int ylo, int yhi)
 {
-	const struct row_pair *x = a, *y = b;
-	if (x->ylo != y->ylo)
-		return x->ylo < y->ylo ? -1 : 1;
-	if (x->yhi != y->yhi)
-		return x->yhi < y->yhi ? -1 : 1;
-	return x->k < y->k ? -1 : x->k > y->k;
+	size_t j = ((size_t)(unsigned)ylo * 2654435761u ^ (size_t)(unsigned)yhi * 40503u) & (cap - 1);
+	while (t[j].used && (t[j].ylo != ylo || t[j].yhi != yhi))
+		j = (j + 1) & (cap - 1);
+	if (!t[j].used) {
+		t[j].used = true;
+		t[j].ylo = ylo;
+		t[j].yhi = yhi;
+	}
+	return &t[j];
 }
 
 void place_routes(const struct design *d, const struct catalog *cat, struct placement *p)
@@ -269,37 +273,30 @@ void place_routes(const struct design *d, const struct catalog *cat, struct plac
 void place_routes_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
 			struct placement *p)
 {
-	size_t i, k, nb = d->bundles.n, npairs = 0;
+	size_t i, k, nb = d->bundles.n, cap = 16;
 	struct strmap blocks;
 	int *lo_of = xmalloc((nb ? nb : 1) * sizeof *lo_of), *hi_of = xmalloc((nb ? nb : 1) * sizeof *hi_of);
-	size_t *idx = xcalloc(nb ? nb : 1, sizeof *idx), *between = xcalloc(nb ? nb : 1, sizeof *between);
-	struct row_pair *pairs = xmalloc((nb ? nb : 1) * sizeof *pairs);
+	size_t *idx = xcalloc(nb ? nb : 1, sizeof *idx);
+	struct row_pair *pairs, **pair_of = xcalloc(nb ? nb : 1, sizeof *pair_of);
+	while (cap < 2 * nb)
+		cap *= 2;
+	pairs = xcalloc(cap, sizeof *pairs);
 	/* Each name's first block. */
 	strmap_init(&blocks, p->blocks.n);
 	for (i = 0; i < p->blocks.n; i++)
 		strmap_add(&blocks, VEC_AT(p->blocks, struct block, i).name, (int)i);
+	/* Bundles between the same two rows take different rows for their crossing: each one's
+	 * place among them in design order, and (after the pass) how many there are. */
 	for (k = 0; k < nb; k++) {
 		lo_of[k] = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->from);
 		hi_of[k] = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->to);
-		if (lo_of[k] >= 0 && hi_of[k] >= 0)
-			pairs[npairs++] = (struct row_pair){ VEC_AT(p->blocks, struct block, (size_t)lo_of[k]).y,
-							     VEC_AT(p->blocks, struct block, (size_t)hi_of[k]).y, k };
+		if (lo_of[k] >= 0 && hi_of[k] >= 0) {
+			pair_of[k] = pair_slot(pairs, cap, VEC_AT(p->blocks, struct block, (size_t)lo_of[k]).y,
+					       VEC_AT(p->blocks, struct block, (size_t)hi_of[k]).y);
+			idx[k] = pair_of[k]->n++;
+		}
 	}
 	strmap_free(&blocks);
-	/* Bundles between the same two rows take different rows for their crossing: each one's
-	 * place among them in design order, and how many there are. */
-	qsort(pairs, npairs, sizeof *pairs, by_rows);
-	for (i = 0; i < npairs;) {
-		size_t j = i, m;
-		while (j < npairs && pairs[j].ylo == pairs[i].ylo && pairs[j].yhi == pairs[i].yhi)
-			j++;
-		for (m = i; m < j; m++) {
-			idx[pairs[m].k] = m - i;
-			between[pairs[m].k] = j - i;
-		}
-		i = j;
-	}
-	free(pairs);
 	for (i = 0; i < nb; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		const struct block *lo, *hi;
@@ -320,7 +317,7 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 		r->x2 = hi->x + hi->w / 2;
 		r->y2 = hi->y + hi->h;
 		gap = r->y1 - r->y2 + 1;
-		r->ymid = gap > 0 ? r->y2 + (gap * ((int)idx[i] + 1)) / ((int)between[i] + 1) : r->y2;
+		r->ymid = gap > 0 ? r->y2 + (gap * ((int)idx[i] + 1)) / ((int)pair_of[i]->n + 1) : r->y2;
 		if (r->ymid > r->y1)
 			r->ymid = r->y1;
 		if (!r->hidden) { /* a hidden bundle is not drawn: no label */
@@ -351,7 +348,8 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 	free(lo_of);
 	free(hi_of);
 	free(idx);
-	free(between);
+	free(pair_of);
+	free(pairs);
 }
 
 void placement_free(struct placement *p)
