@@ -623,8 +623,16 @@ static bool swap_top(struct editor *ed, struct vec *from, struct vec *to)
 		return false;
 	begin(ed);
 	p = VEC_AT(*from, struct patch, from->n - 1);
+	if (!patch_apply(ed->d, &p)) {
+		/* The design was changed outside the commands so that the history no longer fits
+		 * it (cmd.h): it cannot be used. */
+		clear_stack(&ed->undo);
+		clear_stack(&ed->redo);
+		ed->bytes = 0;
+		snprintf(ed->msg, sizeof ed->msg, "the design was changed outside the editor: its history was dropped");
+		return false;
+	}
 	from->n--;
-	patch_apply(ed->d, &p);
 	*(struct patch *)vec_push(to, sizeof p) = p;
 	same_catalog = schema_equal(&catalog_schema, &ed->base.catalog, &ed->d->catalog);
 	if (patch_make(&ed->base, ed->d, &sync))
@@ -637,17 +645,17 @@ static bool swap_top(struct editor *ed, struct vec *from, struct vec *to)
 
 bool ed_undo(struct editor *ed)
 {
-	if (!swap_top(ed, &ed->undo, &ed->redo))
+	if (!ed->undo.n)
 		return fail(ed, ed->dropped ? "nothing more to undo (the oldest edits were forgotten: the history keeps 4 MiB)"
 					    : "nothing to undo");
-	return true;
+	return swap_top(ed, &ed->undo, &ed->redo);
 }
 
 bool ed_redo(struct editor *ed)
 {
-	if (!swap_top(ed, &ed->redo, &ed->undo))
+	if (!ed->redo.n)
 		return fail(ed, "nothing to redo");
-	return true;
+	return swap_top(ed, &ed->redo, &ed->undo);
 }
 
 size_t ed_depth(const struct editor *ed) { return ed->dropped + ed->undo.n; }
@@ -662,7 +670,10 @@ void ed_merge_since(struct editor *ed, size_t depth)
 	/* The state before the first of them: the design with every later step taken back. */
 	design_copy(&before, ed->d);
 	for (i = ed->undo.n; i-- > from;)
-		patch_apply(&before, &VEC_AT(ed->undo, struct patch, i));
+		if (!patch_apply(&before, &VEC_AT(ed->undo, struct patch, i))) {
+			design_free(&before); /* the history does not fit the design (cmd.h): left as it is */
+			return;
+		}
 	for (i = from; i < ed->undo.n; i++)
 		patch_free(&VEC_AT(ed->undo, struct patch, i));
 	ed->undo.n = from;

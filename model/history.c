@@ -199,10 +199,16 @@ bool patch_make(struct design *a, const struct design *b, struct patch *p)
 	return true;
 }
 
-void patch_apply(struct design *d, struct patch *p)
+bool patch_apply(struct design *d, struct patch *p)
 {
 	struct list_ref l[LISTS_MAX];
 	size_t nl = lists_of(&design_schema, 0, l, 0), i;
+	/* Every run must lie inside its list (a design changed another way may not fit). */
+	for (i = 0; i < p->runs.n; i++) {
+		const struct patch_run *r = &VEC_AT(p->runs, struct patch_run, i);
+		if (r->list >= nl || r->start + r->here > list_at(d, &l[r->list])->n)
+			return false;
+	}
 	if (p->head) {
 		struct design *mine = xmalloc(sizeof *mine);
 		head_image(d, l, nl, mine);
@@ -231,6 +237,7 @@ void patch_apply(struct design *d, struct patch *p)
 		for (k = 0; k < r->elems.n; k++)
 			p->bytes += owned_bytes(l[r->list].s, (const char *)r->elems.v + k * l[r->list].s->size);
 	}
+	return true;
 }
 
 void patch_free(struct patch *p)

@@ -28,8 +28,10 @@ struct patch {
  * p to a design equal to b gives back what a was. p must be empty (zeroed) before; returns
  * false when a and b were equal already (p is left empty). */
 bool patch_make(struct design *a, const struct design *b, struct patch *p);
-/* Swap p's runs and scalar fields with d's: d takes the state p holds, p the one d had. */
-void patch_apply(struct design *d, struct patch *p);
+/* Swap p's runs and scalar fields with d's: d takes the state p holds, p the one d had.
+ * False, and nothing changed, when a run does not fit d's lists (d is not the state p was
+ * made against). */
+bool patch_apply(struct design *d, struct patch *p);
 void patch_free(struct patch *p);
 
 #endif

@@ -406,3 +406,17 @@ Test(cmd, a_write_outside_the_commands_is_kept)
 	cr_assert_float_eq(d.job.mfu, 0.4, 1e-12);
 	check_is_current();
 }
+
+/* A history that no longer fits the design (a group removed outside the commands) is
+ * dropped with a message, never applied to the wrong elements. */
+Test(cmd, a_history_that_no_longer_fits_is_dropped)
+{
+	cr_assert(ed_set(&ed, 0, "job.mfu", "0.5"), "%s", ed.msg);
+	cr_assert(ed_set(&ed, server_id(), "count", "5"), "%s", ed.msg); /* a step on the server list */
+	d.servers.n = 0; /* forbidden by cmd.h: the server group vanishes under the editor */
+	schema_free(&server_group_schema, &VEC_AT(d.servers, struct server_group, 0));
+	cr_assert_not(ed_undo(&ed));
+	cr_assert_str_eq(ed.msg, "the design was changed outside the editor: its history was dropped");
+	cr_assert_not(ed_can_undo(&ed));
+	cr_assert_eq(ed_history_bytes(&ed), 0);
+}
