@@ -62,13 +62,36 @@ static size_t owned_bytes(const struct schema *s, const void *el)
 	return n + s->size;
 }
 
-/* Same element: equal fields, and equal bytes before the first field (a group's id). */
+/* Same element: the same bytes, but for the pointers of the lists it owns, whose elements
+ * must be the same in turn. Stricter than schema_equal (an id, and bytes after a string's
+ * end, count too), which costs at most a run kept that did not need to be: an element and
+ * its copy, the only pairs compared here, are byte for byte alike. */
 static bool same_element(const struct schema *s, const void *a, const void *b)
 {
-	size_t lead = s->nfields ? s->fields[0].off : 0;
-	if (lead && memcmp(a, b, lead))
-		return false;
-	return schema_equal(s, a, b);
+	const char *x = a, *y = b;
+	size_t at = 0, i, j, lists[8], nl = 0;
+	for (i = 0; i < s->nfields; i++) {
+		const struct field *f = &s->fields[i];
+		if (f->type == FT_STRUCT || (f->type == FT_LIST && nl == 8))
+			return schema_equal(s, a, b) && !memcmp(a, b, s->nfields ? s->fields[0].off : 0);
+		if (f->type == FT_LIST) {
+			/* keep the lists in the order of their offsets (a field table need not be) */
+			for (j = nl++; j > 0 && s->fields[lists[j - 1]].off > f->off; j--)
+				lists[j] = lists[j - 1];
+			lists[j] = i;
+		}
+	}
+	for (i = 0; i < nl; i++) {
+		const struct field *f = &s->fields[lists[i]];
+		const struct vec *va = (const struct vec *)(x + f->off), *vb = (const struct vec *)(y + f->off);
+		if (memcmp(x + at, y + at, f->off - at) || va->n != vb->n)
+			return false;
+		for (j = 0; j < va->n; j++)
+			if (!same_element(f->sub, (const char *)va->v + j * f->sub->size, (const char *)vb->v + j * f->sub->size))
+				return false;
+		at = f->off + sizeof(struct vec);
+	}
+	return !memcmp(x + at, y + at, s->size - at);
 }
 
 /* Move elements [start, start + n) out of v into a new vec. */

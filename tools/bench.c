@@ -1,5 +1,6 @@
 /* bench: what the model, the canvas and the designer cost, from 8 to 131,072 GPUs and from
- * 1 to 1,000 groups. Not a test: it prints a table (make bench), medians of 31 runs.
+ * 1 to 1,000 groups. Not a test: it prints a table (make bench), medians of 31 runs of the
+ * thread's CPU time (the machine may be shared); whole processes on the wall clock.
  *
  * Rows:
  *   superpod N   DGX H100 SuperPOD-like by GPU count: 8 GPUs and 8 NDR NICs per server,
@@ -15,14 +16,15 @@
  *   sweep25      5 patterns at 25 sizes from 8 B to 16 GiB (metrics_at);
  *   place        canvas placement and routing at 200x60;
  *   paint        one frame of the designer at 200x60 into its cell buffer;
- *   edit         one designer edit as the + key makes it: the edit command with its check,
- *                the designer's recompute (model, inventory, busbw plot, teaching view),
- *                placement and a frame;
+ *   edit         one designer edit as the - and + keys make it on the server group in the
+ *                middle: the edit command with its check, the designer's recompute (model,
+ *                inventory, busbw plot, teaching view), placement and a frame;
  *   plan         of the edit, the inventory and its cable plan alone (what an edit of the
  *                job or the size does not pay: the plan is kept);
  *   teach        a frame of the Tree teaching view;
  *   open         opening the design in the designer: its YAML parsed and checked, the first
  *                recompute, placement and frame;
+ *   check        ok, ERRORS when the design has errors, REFUSED when an edit was refused;
  *   maxrss       the process's peak resident memory so far.
  * Then: a session of 1,000 edits (counts, links, job fields, moves, undo) on the 100- and
  * 1,000-group designs, and how much memory it adds; and, given the binary (bench BIN),
@@ -101,7 +103,7 @@ static void llama70b(struct design *d, int gpus)
 	d->job.seq_len = 4096;
 	d->job.global_batch = gpus;
 	d->job.tp = 8;
-	d->job.pp = gpus >= 64 ? 4 : 1;
+	d->job.pp = 1; /* any server count keeps DP whole: the edits add and remove single servers */
 	d->job.micro_batches = 8;
 	d->job.overlap = 0.5;
 }
@@ -189,7 +191,16 @@ static void make_ecmp(struct design *d, int gpus)
 	design_assign_ids(d);
 }
 
+/* The work of this thread, in us: CPU time, not wall time, so that other programs on a
+ * shared machine do not count (whole processes below are timed on the wall clock). */
 static double now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static double wall_us(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
@@ -221,14 +232,10 @@ static long maxrss_kb(void)
 	return ru.ru_maxrss;
 }
 
-/* The id of a group in the middle of the design: a server group when there are several. */
+/* The id of the server group in the middle of the design. */
 static int middle_group(const struct design *d)
 {
-	if (d->servers.n > 1)
-		return DESIGN_SERVER(d, d->servers.n / 2)->id;
-	if (d->switches.n)
-		return DESIGN_SWITCH(d, 0)->id;
-	return d->servers.n ? DESIGN_SERVER(d, 0)->id : 0;
+	return d->servers.n ? DESIGN_SERVER(d, d->servers.n / 2)->id : 0;
 }
 
 /* One edit as the designer makes it: the action, then what its change mask says, then a
@@ -266,7 +273,7 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 	struct cellbuf cb;
 	char label[32];
 	char *text;
-	int k, s, c, nsweep = 25;
+	int k, s, c, nsweep = 25, refused = 0;
 	make_row(r, &d);
 	design_catalog(&d, cat, &merged);
 	design_check(&d, &merged, &problems);
@@ -316,12 +323,14 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 		app_draw(&app, &cb);
 		t_paint[k] = now_us() - t0;
 	}
-	/* An edit: + and - on a group in the middle, in turn. */
+	/* An edit: - and + on the server group in the middle, in turn (one server fewer, then
+	 * back: both are accepted, and each changes the graph the model routes over). */
 	app.selected = middle_group(&app.design);
 	for (k = 0; k < runs; k++) {
 		double t0 = now_us();
-		designer(&app, &cb, k % 2 ? ACT_DEC : ACT_INC);
+		designer(&app, &cb, k % 2 ? ACT_INC : ACT_DEC);
 		t_edit[k] = now_us() - t0;
+		refused += app.msg_error;
 	}
 	/* plan: the inventory and its cable plan alone, the part of an edit of the hardware that
 	 * an edit of the job or the size does not pay (the plan is kept). */
@@ -348,7 +357,10 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 	printf("%-15s %7d %6zu %7zu %9.1f %9.1f %8.1f %8.1f %9.1f %8.1f %8.1f %8.2f %6s %8ld\n", label, m.fabric.gpus,
 	       d.servers.n + d.switches.n + d.domains.n, d.bundles.n, median(t_full, runs), median(t_sweep, runs),
 	       median(t_place, runs), median(t_paint, runs), median(t_edit, runs), median(t_plan, runs), median(t_teach, runs),
-	       median(t_open, runs < 11 ? runs : 11) / 1000, problems.n_errors ? "ERRORS" : "ok", maxrss_kb());
+	       median(t_open, runs < 11 ? runs : 11) / 1000, problems.n_errors ? "ERRORS" : refused ? "REFUSED" : "ok",
+	       maxrss_kb());
+	if (refused)
+		fprintf(stderr, "  %d of the %d edits were refused: %s\n", refused, runs, app.msg);
 	if (problems.n_errors)
 		fprintf(stderr, "  %s\n", diag_get(&problems, 0)->msg);
 	fflush(stdout);
@@ -429,13 +441,13 @@ static double spawn_ms(char *const argv[], int runs)
 	for (k = 0; k < runs; k++) {
 		pid_t pid;
 		int st;
-		double t0 = now_us();
+		double t0 = wall_us();
 		if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
 			posix_spawn_file_actions_destroy(&fa);
 			return -1;
 		}
 		waitpid(pid, &st, 0);
-		t[k] = now_us() - t0;
+		t[k] = wall_us() - t0;
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 			posix_spawn_file_actions_destroy(&fa);
 			return -1;
@@ -555,7 +567,7 @@ int main(int argc, char **argv)
 		catalog_free(&cat);
 		return 0;
 	}
-	printf("ncfabric bench (catalog: %s; medians of %d runs, times in us but open in ms)\n", src, runs);
+	printf("ncfabric bench (catalog: %s; medians of %d runs of CPU time, in us but open in ms)\n", src, runs);
 	printf("%-15s %7s %6s %7s %9s %9s %8s %8s %9s %8s %8s %8s %6s %8s\n", "design", "GPUs", "groups", "bundles",
 	       "recompute", "sweep25", "place", "paint", "edit", "plan", "teach", "open_ms", "check", "maxrss_KB");
 	for (r = 0; r < sizeof rows / sizeof *rows; r++) {
