@@ -23,4 +23,15 @@ struct builtin_list {
 extern const struct builtin_list ncf_builtin_parsed[];
 extern const size_t ncf_builtin_parsed_lists;
 
+/* A list inside a part (a cable's lengths): the struct vec at byte off of element elem of
+ * top list top (ncf_builtin_parsed's order) holds n elements of size bytes each. In the
+ * part's bytes that vec is zero. */
+struct builtin_inner {
+	size_t top, elem, off, n, size;
+	const unsigned char *bytes;
+};
+
+extern const struct builtin_inner ncf_builtin_inner[];
+extern const size_t ncf_builtin_inner_lists;
+
 #endif

@@ -98,6 +98,38 @@ static size_t history_bytes(const struct editor *ed)
 
 size_t ed_history_bytes(const struct editor *ed) { return history_bytes(ed); }
 
+void ed_history_take(struct editor *ed, struct ed_history *h)
+{
+	h->undo = ed->undo;
+	h->redo = ed->redo;
+	h->dropped = ed->dropped;
+	memset(&ed->undo, 0, sizeof ed->undo);
+	memset(&ed->redo, 0, sizeof ed->redo);
+	ed->dropped = 0;
+	ed->bytes = 0;
+}
+
+void ed_history_free(struct ed_history *h)
+{
+	clear_stack(&h->undo);
+	clear_stack(&h->redo);
+	vec_release(&h->undo);
+	vec_release(&h->redo);
+	h->dropped = 0;
+}
+
+void ed_history_put(struct editor *ed, struct ed_history *h)
+{
+	struct ed_history old;
+	ed_history_take(ed, &old);
+	ed_history_free(&old);
+	ed->undo = h->undo;
+	ed->redo = h->redo;
+	ed->dropped = h->dropped;
+	memset(h, 0, sizeof *h);
+	ed->bytes = history_bytes(ed);
+}
+
 /* Keep the history under its bound: the oldest steps go first, the newest always stays. */
 static void history_bound(struct editor *ed)
 {

@@ -55,6 +55,17 @@ void ed_ports(const struct editor *ed, const long **down, const long **up);
 bool ed_sync(struct editor *ed);
 /* Bytes the undo and redo steps hold. */
 size_t ed_history_bytes(const struct editor *ed);
+/* An editor's undo and redo steps, moved out and back whole: the lesson works on a copy of
+ * the same design and gives the user's history back when it ends. The steps fit the
+ * design they were taken from (as it was then); ed_history_put gives them to an editor of
+ * a design in that state, replacing (and freeing) the steps it had. */
+struct ed_history {
+	struct vec undo, redo;      /* struct patch */
+	size_t dropped;             /* steps forgotten before them (ed_depth) */
+};
+void ed_history_take(struct editor *ed, struct ed_history *h);
+void ed_history_put(struct editor *ed, struct ed_history *h);
+void ed_history_free(struct ed_history *h);
 
 bool ed_set(struct editor *ed, int id, const char *key, const char *value);
 /* Add a copy of the element; its name must be new. The new id is returned through id. */

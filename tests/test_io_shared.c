@@ -22,7 +22,7 @@ static void same_everywhere(const struct design *d, const char *what)
 {
 	struct catalog cat;
 	struct ncf_diag a = { 0 }, b = { 0 };
-	struct inventory ia, ib;
+	struct inventory ia;
 	struct placement pa, pb;
 	long *down = calloc(d->switches.n + 1, sizeof *down), *up = calloc(d->switches.n + 1, sizeof *up);
 	size_t i;
@@ -43,16 +43,16 @@ static void same_everywhere(const struct design *d, const char *what)
 		cr_expect_str_eq(diag_get(&a, i)->path, diag_get(&b, i)->path, "%s", what);
 		cr_expect_str_eq(diag_get(&a, i)->msg, diag_get(&b, i)->msg, "%s", what);
 	}
+	/* The inventory counts ports by the cable plan, link by link: on a design the check
+	 * passes, its busiest switch per group is the one the shared count gives. */
 	inventory_compute(d, &cat, &ia);
-	inventory_compute_ports(d, &cat, down, up, &ib);
-	cr_expect_eq(ia.links, ib.links, "%s", what);
-	cr_assert_eq(ia.switch_groups.n, ib.switch_groups.n, "%s", what);
-	if (ia.switch_groups.n)
-		cr_expect_eq(memcmp(ia.switch_groups.v, ib.switch_groups.v,
-				    ia.switch_groups.n * sizeof(struct inv_switch_group)), 0, "%s: switch groups", what);
-	cr_assert_eq(ia.bundles.n, ib.bundles.n, "%s", what);
-	if (ia.bundles.n)
-		cr_expect_eq(memcmp(ia.bundles.v, ib.bundles.v, ia.bundles.n * sizeof(struct inv_link)), 0, "%s: bundles", what);
+	cr_assert_eq(ia.switch_groups.n, d->switches.n, "%s", what);
+	for (i = 0; ea == 0 && i < d->switches.n; i++) {
+		const struct inv_switch_group *s = &VEC_AT(ia.switch_groups, struct inv_switch_group, i);
+		cr_expect_eq(s->down, down[i], "%s: switches[%zu] down: plan %ld, shared %ld", what, i, s->down, down[i]);
+		cr_expect_eq(s->up, s->count > 0 ? up[i] : 0, "%s: switches[%zu] up: plan %ld, shared %ld", what, i, s->up,
+			     up[i]);
+	}
 	place_design(d, 120, 40, &pa);
 	place_design(d, 120, 40, &pb);
 	place_routes(d, &cat, &pa);
@@ -68,7 +68,6 @@ static void same_everywhere(const struct design *d, const char *what)
 	placement_free(&pa);
 	placement_free(&pb);
 	inventory_free(&ia);
-	inventory_free(&ib);
 	diag_free(&a);
 	diag_free(&b);
 	catalog_free(&cat);

@@ -4,18 +4,72 @@
  *
  * FILE is loaded as every start loads a catalog (parsed, decoded, checked: an error stops
  * the build), and each list is written as the bytes of its elements, with the size of an
- * element, which io/builtin.c checks against the schema before it takes them. The
- * elements of catalog lists own nothing (no lists inside), so their bytes are the whole
- * of them; a list inside one would stop this tool. */
+ * element, which io/builtin.c checks against the schema before it takes them. A list
+ * inside a part (a cable's orderable lengths, directly or inside a struct the part holds)
+ * is written on its own, as the part, its element and the byte offset of its struct vec
+ * within the element; the part's own bytes have that vec zeroed. The elements of those
+ * inner lists own nothing: a list nested deeper would stop this tool. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "io/design_io.h"
+
+/* A list inside a part, as found. */
+struct inner {
+	size_t top, elem, off, n, size;
+	const unsigned char *bytes;
+};
+
+static struct inner inners[4096];
+static size_t ninners;
+
+/* The lists inside element el of top list top (schema s, at offset base of the element):
+ * recorded, and their vecs in copy (the element's bytes as written) zeroed. Returns false
+ * when a list inside them owns lists of its own. */
+static int walk(const struct schema *s, size_t base, size_t top, size_t elem, const unsigned char *el,
+		unsigned char *copy)
+{
+	size_t k, j;
+	for (k = 0; k < s->nfields; k++) {
+		const struct field *f = &s->fields[k];
+		if (f->type == FT_STRUCT) {
+			if (!walk(f->sub, base + f->off, top, elem, el, copy))
+				return 0;
+		} else if (f->type == FT_LIST) {
+			const struct vec *v = (const struct vec *)(const void *)(el + base + f->off);
+			for (j = 0; j < f->sub->nfields; j++)
+				if (f->sub->fields[j].type == FT_LIST || f->sub->fields[j].type == FT_STRUCT) {
+					fprintf(stderr, "catalog-gen: %s.%s nests parts too deep: copy it field by field\n",
+						f->key, f->sub->fields[j].key);
+					return 0;
+				}
+			memset(copy + base + f->off, 0, sizeof(struct vec));
+			if (!v->n)
+				continue;
+			if (ninners == sizeof inners / sizeof inners[0]) {
+				fprintf(stderr, "catalog-gen: more than %zu lists inside parts\n", ninners);
+				return 0;
+			}
+			inners[ninners] = (struct inner){ top, elem, base + f->off, v->n, f->sub->size, v->v };
+			ninners++;
+		}
+	}
+	return 1;
+}
+
+static void bytes_out(const unsigned char *b, size_t n)
+{
+	size_t j;
+	for (j = 0; j < n; j++)
+		printf("%s%u,", j % 32 ? "" : "\n", b[j]);
+	printf("%s0 };\n", n ? "\n" : "");
+}
 
 int main(int argc, char **argv)
 {
 	struct catalog c;
 	struct ncf_diag diag = { 0 };
-	size_t i, j, k;
+	size_t i, j;
 	if (argc != 2) {
 		fprintf(stderr, "usage: catalog-gen FILE\n");
 		return 2;
@@ -30,21 +84,28 @@ int main(int argc, char **argv)
 	for (i = 0; i < catalog_schema.nfields; i++) {
 		const struct field *f = &catalog_schema.fields[i];
 		const struct vec *v = field_list(f, &c);
-		const unsigned char *b = v->v;
+		size_t size = f->sub->size;
+		unsigned char *copy;
 		if (f->type != FT_LIST) {
 			fprintf(stderr, "catalog-gen: catalog field '%s' is not a list\n", f->key);
 			return 1;
 		}
-		for (k = 0; k < f->sub->nfields; k++)
-			if (f->sub->fields[k].type == FT_LIST || f->sub->fields[k].type == FT_STRUCT) {
-				fprintf(stderr, "catalog-gen: %s.%s holds parts of its own: copy it field by field\n", f->key,
-					f->sub->fields[k].key);
+		copy = malloc(v->n * size + 1);
+		if (!copy)
+			return 1;
+		if (v->n)
+			memcpy(copy, v->v, v->n * size);
+		for (j = 0; j < v->n; j++)
+			if (!walk(f->sub, 0, i, j, (const unsigned char *)v->v + j * size, copy + j * size))
 				return 1;
-			}
 		printf("static const unsigned char l%zu[] = { /* %s: %zu */", i, f->key, v->n);
-		for (j = 0; j < v->n * f->sub->size; j++)
-			printf("%s%u,", j % 32 ? "" : "\n", b[j]);
-		printf("%s0 };\n", v->n ? "\n" : "");
+		bytes_out(copy, v->n * size);
+		free(copy);
+	}
+	for (i = 0; i < ninners; i++) {
+		printf("static const unsigned char in%zu[] = { /* %s[%zu]: %zu */", i, catalog_schema.fields[inners[i].top].key,
+		       inners[i].elem, inners[i].n);
+		bytes_out(inners[i].bytes, inners[i].n * inners[i].size);
 	}
 	printf("const struct builtin_list ncf_builtin_parsed[] = {\n");
 	for (i = 0; i < catalog_schema.nfields; i++) {
@@ -52,6 +113,11 @@ int main(int argc, char **argv)
 		printf("\t{ \"%s\", %zu, %zu, l%zu },\n", f->key, field_list(f, &c)->n, f->sub->size, i);
 	}
 	printf("};\nconst size_t ncf_builtin_parsed_lists = %zu;\n", catalog_schema.nfields);
+	printf("const struct builtin_inner ncf_builtin_inner[] = {\n");
+	for (i = 0; i < ninners; i++)
+		printf("\t{ %zu, %zu, %zu, %zu, %zu, in%zu },\n", inners[i].top, inners[i].elem, inners[i].off, inners[i].n,
+		       inners[i].size, i);
+	printf("\t{ 0, 0, 0, 0, 0, 0 }\n};\nconst size_t ncf_builtin_inner_lists = %zu;\n", ninners);
 	catalog_free(&c);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

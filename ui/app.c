@@ -295,11 +295,7 @@ void app_free(struct app *app)
 	diag_free(&app->load_errors);
 	template_forget(app);
 	if (app->stash.active) {
-		struct editor e;
-		ed_init(&e, &app->stash.design, app->shipped);
-		e.undo = app->stash.undo;
-		e.redo = app->stash.redo;
-		ed_free(&e);
+		ed_history_free(&app->stash.hist);
 		design_free(&app->stash.design);
 		if (app->stash.saved_valid)
 			design_free(&app->stash.saved);

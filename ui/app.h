@@ -246,7 +246,7 @@ struct app {
 		bool active;
 		struct design design, saved;
 		bool saved_valid;
-		struct vec undo, redo;
+		struct ed_history hist;
 		int generation, saved_generation, selected;
 		char file[1024];
 		bool builtin;
