@@ -43,11 +43,11 @@ int switch_port_gbps(const struct switch_group *sw, const struct cat_switch *c)
 }
 
 /* Speed of one end of a bundle: the slowest compute NIC of a server group, a switch port. */
-static int end_speed(const struct design *d, const struct catalog *cat, const char *name)
+static int end_speed_at(const struct design *d, const struct catalog *cat, int kind, size_t i)
 {
-	size_t i, k;
+	size_t k;
 	int best = 0;
-	switch (design_find(d, name, &i)) {
+	switch (kind) {
 	case GK_SERVER: {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		for (k = 0; k < g->nics.n; k++) {
@@ -67,16 +67,28 @@ static int end_speed(const struct design *d, const struct catalog *cat, const ch
 	}
 }
 
-int bundle_speed_gbps(const struct design *d, const struct catalog *cat, const struct bundle *b)
+static int end_speed(const struct design *d, const struct catalog *cat, const char *name)
 {
-	int a, z;
+	size_t i;
+	int kind = design_find(d, name, &i);
+	return end_speed_at(d, cat, kind, i);
+}
+
+/* bundle_speed_gbps from the speeds of the two ends. */
+static int speed_of(const struct bundle *b, int a, int z)
+{
 	if (b->speed_gbps)
 		return b->speed_gbps;
-	a = end_speed(d, cat, b->from);
-	z = end_speed(d, cat, b->to);
 	if (a && z)
 		return a < z ? a : z;
 	return a ? a : z;
+}
+
+int bundle_speed_gbps(const struct design *d, const struct catalog *cat, const struct bundle *b)
+{
+	if (b->speed_gbps)
+		return b->speed_gbps;
+	return speed_of(b, end_speed(d, cat, b->from), end_speed(d, cat, b->to));
 }
 
 int bundle_kind(const struct design *d, const struct bundle *b)
@@ -123,6 +135,56 @@ static long floordiv_l(long a, long b)
 {
 	long q = a / b;
 	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* A bundle's ends as design_find resolves them, once per pass over the bundles (the check
+ * and the port count ask about each end many times): kinds, indices, member counts
+ * (design_group_count's: 0 for a name no group has) and bundle_kind. */
+struct bend {
+	int fk, tk, kind;
+	size_t fi, ti;
+	long fc, tc;
+};
+
+static long count_at(const struct design *d, int kind, size_t i)
+{
+	return kind == GK_SERVER ? DESIGN_SERVER(d, i)->count
+	       : kind == GK_DOMAIN ? DESIGN_DOMAIN(d, i)->count : kind == GK_SWITCH ? DESIGN_SWITCH(d, i)->count : 0;
+}
+
+static struct bend *bends_make(const struct design *d)
+{
+	struct bend *be = xcalloc(d->bundles.n + 1, sizeof *be);
+	size_t i;
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		struct bend *e = &be[i];
+		e->fk = design_find(d, b->from, &e->fi);
+		e->tk = design_find(d, b->to, &e->ti);
+		e->fc = count_at(d, e->fk, e->fi);
+		e->tc = count_at(d, e->tk, e->ti);
+		if (e->fk == GK_SERVER && e->tk == GK_SERVER)
+			e->kind = BK_MESH;
+		else if (e->fk == GK_SWITCH && e->tk == GK_SWITCH &&
+			 DESIGN_SWITCH(d, e->fi)->role >= DESIGN_SWITCH(d, e->ti)->role)
+			e->kind = BK_PEER;
+		else
+			e->kind = BK_UP;
+	}
+	return be;
+}
+
+/* bundle_ports_each from the resolved ends. */
+static long ports_each_at(const struct bundle *b, const struct bend *e, bool from_side)
+{
+	long L = b->links_each, t = e->tc;
+	if (e->kind != BK_UP) {
+		long peers = !strcmp(b->from, b->to) ? (e->fc > 0 ? e->fc - 1 : 0) : from_side ? e->tc : e->fc;
+		return L * peers;
+	}
+	if (from_side)
+		return L;
+	return t > 0 ? (e->fc * L + t - 1) / t : 0;
 }
 
 /* The bundles that name each group of one kind as an end (from or to), in design order:
@@ -190,39 +252,41 @@ static void ends_free(struct ends *e)
  * spread put each link on one switch. down is the busiest switch's. Only the bundles of
  * bix (nb of them, in design order; NULL: every bundle) are looked at: those that do not
  * name sw count nothing. */
-static void ports_over(const struct design *d, const struct switch_group *sw, const size_t *bix, size_t nb,
-		       long *down, long *up)
+static void ports_over(const struct design *d, const struct bend *be, const struct switch_group *sw, const size_t *bix,
+		       size_t nb, long *down, long *up)
 {
 	size_t i;
 	long n = sw->count, D = 0, off = 0, *per_sw = NULL, s;
 	*down = *up = 0;
 	/* D: positions of every group bundled up into sw. */
 	for (i = 0; i < nb; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, bix ? bix[i] : i);
-		if (!strcmp(b->to, sw->name) && strcmp(b->from, sw->name) && bundle_kind(d, b) == BK_UP)
-			D += design_group_count(d, b->from);
+		size_t k = bix ? bix[i] : i;
+		const struct bundle *b = DESIGN_BUNDLE(d, k);
+		if (be[k].kind == BK_UP && !strcmp(b->to, sw->name) && strcmp(b->from, sw->name))
+			D += be[k].fc;
 	}
 	if (n > 0 && D > 0)
 		per_sw = xcalloc((size_t)n, sizeof *per_sw);
 	for (i = 0; i < nb; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, bix ? bix[i] : i);
+		size_t k = bix ? bix[i] : i;
+		const struct bundle *b = DESIGN_BUNDLE(d, k);
 		bool from = strcmp(b->from, sw->name) == 0, to = strcmp(b->to, sw->name) == 0;
 		long c, L = b->links_each > 0 ? b->links_each : 1;
 		if (!from && !to)
 			continue;
-		if (bundle_kind(d, b) == BK_PEER) {
+		if (be[k].kind == BK_PEER) {
 			/* Links to switches of its own tier: counted with the uplinks. */
 			if (from)
-				*up += bundle_ports_each(d, b, true);
+				*up += ports_each_at(b, &be[k], true);
 			if (to && !from)
-				*up += bundle_ports_each(d, b, false);
+				*up += ports_each_at(b, &be[k], false);
 			continue;
 		}
 		if (from) {
 			*up += b->links_each;
 			continue;
 		}
-		c = design_group_count(d, b->from);
+		c = be[k].fc;
 		if (!per_sw || c <= 0) {
 			off += c > 0 ? c : 0;
 			continue;
@@ -265,17 +329,21 @@ static void ports_over(const struct design *d, const struct switch_group *sw, co
 
 void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up)
 {
-	ports_over(d, sw, NULL, d->bundles.n, down, up);
+	struct bend *be = bends_make(d);
+	ports_over(d, be, sw, NULL, d->bundles.n, down, up);
+	free(be);
 }
 
 void switch_ports_all(const struct design *d, long *down, long *up)
 {
 	struct ends e;
+	struct bend *be = bends_make(d);
 	size_t i;
 	ends_build(d, &d->switches, sizeof(struct switch_group), offsetof(struct switch_group, name), &e);
 	for (i = 0; i < d->switches.n; i++)
-		ports_over(d, DESIGN_SWITCH(d, i), e.list + e.first[i], e.first[i + 1] - e.first[i], &down[i], &up[i]);
+		ports_over(d, be, DESIGN_SWITCH(d, i), e.list + e.first[i], e.first[i + 1] - e.first[i], &down[i], &up[i]);
 	ends_free(&e);
+	free(be);
 }
 
 const char *name_nearest(const struct vec *v, size_t size, const char *name)
@@ -540,22 +608,23 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 	size_t i, k, fi, ti;
 	struct ends e;
 	struct path path;
+	struct bend *be = bends_make(d);
 	/* Per switch group: the links tor and spread bundles bring into it, and the last of
 	 * those bundles. */
 	long *even_total = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_total);
 	size_t *even_last = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_last);
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		if (b->wiring == WIRE_RAIL || b->wiring == WIRE_MESH || design_find(d, b->to, &ti) != GK_SWITCH ||
-		    bundle_kind(d, b) != BK_UP)
+		if (b->wiring == WIRE_RAIL || b->wiring == WIRE_MESH || be[i].tk != GK_SWITCH || be[i].kind != BK_UP)
 			continue;
-		even_total[ti] += design_group_count(d, b->from) * (long)b->links_each;
-		even_last[ti] = i;
+		even_total[be[i].ti] += be[i].fc * (long)b->links_each;
+		even_last[be[i].ti] = i;
 	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		enum group_kind fk = design_find(d, b->from, &fi), tk = design_find(d, b->to, &ti);
-		int ft, tt, speed;
+		int fk = be[i].fk, tk = be[i].tk, ft, tt, speed, fs, ts;
+		fi = be[i].fi;
+		ti = be[i].ti;
 		set_path(&path, "bundles[%zu].from", i);
 		if (fk == GK_NONE || fk == GK_DOMAIN) {
 			diag_add(diag, NCF_ERROR, path_text(&path), "no server or switch group named '%s'", b->from);
@@ -580,8 +649,10 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 					: "'%s' is not a switch group: bundles end on switches (or on servers with wiring: mesh)", b->to);
 			continue;
 		}
-		ft = design_tier(d, b->from);
-		tt = design_tier(d, b->to);
+		/* design_tier of each end (the to end is a switch group here; the from end a
+		 * server or switch group). */
+		ft = fk == GK_SERVER ? 0 : 1 + DESIGN_SWITCH(d, fi)->role;
+		tt = tk == GK_SERVER ? 0 : 1 + DESIGN_SWITCH(d, ti)->role;
 		if (tk == GK_SWITCH && fk == GK_SERVER && ft >= tt)
 			diag_add(diag, NCF_ERROR, path_text(&path), "bundles go up a tier: '%s' (%s) is not above '%s' (%s)",
 				 b->to, switch_role_names[tt - 1], b->from,
@@ -592,10 +663,11 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 		set_path(&path, "bundles[%zu].cable", i);
 		if (b->cable[0] && !catalog_cable(cat, b->cable))
 			unknown_part(diag, path_text(&path), "cable", b->cable, &cat->cables, sizeof(struct cat_cable));
-		speed = bundle_speed_gbps(d, cat, b);
+		fs = end_speed_at(d, cat, fk, fi);
+		ts = end_speed_at(d, cat, tk, ti);
+		speed = speed_of(b, fs, ts);
 		set_path(&path, "bundles[%zu].speed_gbps", i);
 		{
-			int fs = end_speed(d, cat, b->from), ts = end_speed(d, cat, b->to);
 			if (b->speed_gbps && ((fs && speed > fs) || (ts && speed > ts)))
 				diag_add(diag, NCF_ERROR, path_text(&path), "%d Gb/s is faster than the ports at its ends (%d and %d Gb/s)",
 					 speed, fs, ts);
@@ -604,7 +676,7 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 					 "mismatched speeds: '%s' ports run at %d Gb/s, '%s' ports at %d Gb/s; links run at %d",
 					 b->from, fs, b->to, ts, speed);
 		}
-		if (bundle_kind(d, b) != BK_UP) {
+		if (be[i].kind != BK_UP) {
 			/* mesh and peer bundles: every member to every member of the other end */
 		} else if (b->wiring == WIRE_RAIL) {
 			const struct switch_group *to = DESIGN_SWITCH(d, ti);
@@ -634,9 +706,9 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 		for (j = e.first[i]; j < e.first[i + 1]; j++) {
 			k = e.list[j];
 			if (strcmp(DESIGN_BUNDLE(d, k)->from, g->name) == 0)
-				used += (int)bundle_ports_each(d, DESIGN_BUNDLE(d, k), true);
+				used += (int)ports_each_at(DESIGN_BUNDLE(d, k), &be[k], true);
 			else if (strcmp(DESIGN_BUNDLE(d, k)->to, g->name) == 0 && DESIGN_BUNDLE(d, k)->wiring == WIRE_MESH)
-				used += (int)bundle_ports_each(d, DESIGN_BUNDLE(d, k), false);
+				used += (int)ports_each_at(DESIGN_BUNDLE(d, k), &be[k], false);
 		}
 		set_path(&path, "servers[%zu].nics", i);
 		if (used > have)
@@ -648,6 +720,7 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 				 have - used, have, g->name);
 	}
 	ends_free(&e);
+	free(be);
 }
 
 static void check_switches(const struct design *d, const struct catalog *cat, const long *downs, const long *ups,

@@ -18,9 +18,10 @@
  *   paint        one frame of the designer at 200x60 into its cell buffer;
  *   edit         one designer edit as the - and + keys make it on the server group in the
  *                middle: the edit command with its check, the designer's recompute (model,
- *                inventory, busbw plot, teaching view), placement and a frame;
- *   plan         of the edit, the inventory and its cable plan alone (what an edit of the
- *                job or the size does not pay: the plan is kept);
+ *                busbw plot, teaching view), placement and a frame;
+ *   plan         the inventory and its cable plan (every link walked): what `report` and
+ *                the exports pay, and an edit only while a view shows the inventory (the
+ *                compare view's headlines, with a design pinned);
  *   teach        a frame of the Tree teaching view;
  *   open         opening the design in the designer: its YAML parsed and checked, the first
  *                recompute, placement and frame;
@@ -332,8 +333,8 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 		t_edit[k] = now_us() - t0;
 		refused += app.msg_error;
 	}
-	/* plan: the inventory and its cable plan alone, the part of an edit of the hardware that
-	 * an edit of the job or the size does not pay (the plan is kept). */
+	/* plan: the inventory and its cable plan alone (an edit pays it only while a view shows
+	 * the inventory). */
 	for (k = 0; k < runs; k++) {
 		struct inventory inv;
 		double t0 = now_us();

@@ -302,16 +302,8 @@ void app_free(struct app *app)
 	}
 }
 
-void app_recompute(struct app *app)
+const struct inventory *app_inventory(struct app *app)
 {
-	recover_app_begin(app); /* a signal while the model computes still saves the work */
-	catalog_free(&app->catalog);
-	diag_clear(&app->problems);
-	/* The editor checked the design once when it changed: every view shares that. */
-	schema_copy(&catalog_schema, &app->catalog, ed_catalog(&app->ed));
-	diag_append(&app->problems, ed_problems(&app->ed));
-	/* The inventory walks every link (the cable plan): only when an edit changes what it
-	 * is built from, not for the job, the fabric options, the size or the canvas. */
 	if (!app->inv_of_valid || !inventory_same_inputs(&app->inv_of, &app->design)) {
 		inventory_free(&app->inv);
 		inventory_compute(&app->design, &app->catalog, &app->inv);
@@ -320,6 +312,17 @@ void app_recompute(struct app *app)
 		design_copy(&app->inv_of, &app->design);
 		app->inv_of_valid = true;
 	}
+	return &app->inv;
+}
+
+void app_recompute(struct app *app)
+{
+	recover_app_begin(app); /* a signal while the model computes still saves the work */
+	catalog_free(&app->catalog);
+	diag_clear(&app->problems);
+	/* The editor checked the design once when it changed: every view shares that. */
+	schema_copy(&catalog_schema, &app->catalog, ed_catalog(&app->ed));
+	diag_append(&app->problems, ed_problems(&app->ed));
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
 	{
