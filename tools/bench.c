@@ -29,7 +29,8 @@
  *   maxrss       the process's peak resident memory so far.
  * Then: a session of 1,000 edits (counts, links, job fields, moves, undo) on the 100- and
  * 1,000-group designs, and how much memory it adds; and, given the binary (bench BIN),
- * `BIN report --json` on the default design against `true` as whole processes.
+ * `BIN report --json` on the default design against `true` as whole processes (the wall
+ * clock, and the CPU time the kernel accounts to each: steadier on a shared machine).
  *
  * bench [--bin BIN] [--only ROW] [--runs N] [--edits N] [--write DIR]: ROW as the table
  * prints it ("groups 500", "session 1000", "process"); --edits sets the session's length;
@@ -430,10 +431,11 @@ static void session(const struct row *r, const struct catalog *cat, int edits)
 	app_free(&app);
 }
 
-/* Median wall time of `runs` whole processes of argv, stdout to /dev/null, ms. */
-static double spawn_ms(char *const argv[], int runs)
+/* Median wall time of `runs` whole processes of argv, stdout to /dev/null, ms; their
+ * median CPU time (user and system, the kernel's account) into *cpu_ms when not NULL. */
+static double spawn_ms(char *const argv[], int runs, double *cpu_ms)
 {
-	double t[RUNS_MAX];
+	double t[RUNS_MAX], c[RUNS_MAX];
 	posix_spawn_file_actions_t fa;
 	int k;
 	posix_spawn_file_actions_init(&fa);
@@ -442,19 +444,23 @@ static double spawn_ms(char *const argv[], int runs)
 	for (k = 0; k < runs; k++) {
 		pid_t pid;
 		int st;
+		struct rusage ru;
 		double t0 = wall_us();
 		if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
 			posix_spawn_file_actions_destroy(&fa);
 			return -1;
 		}
-		waitpid(pid, &st, 0);
+		wait4(pid, &st, 0, &ru);
 		t[k] = wall_us() - t0;
+		c[k] = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 			posix_spawn_file_actions_destroy(&fa);
 			return -1;
 		}
 	}
 	posix_spawn_file_actions_destroy(&fa);
+	if (cpu_ms)
+		*cpu_ms = median(c, runs) / 1000;
 	return median(t, runs) / 1000;
 }
 
@@ -465,7 +471,7 @@ static void processes(const char *bin, const struct catalog *cat)
 	char b0[1024], a_report[] = "report", a_json[] = "--json", a_true[] = "/bin/true";
 	char *report[] = { b0, a_report, a_json, NULL };
 	char *truth[] = { a_true, NULL };
-	double t_true = 0, t_report = 0, t_open;
+	double t_true = 0, t_report = 0, c_true = 0, c_report = 0, t_open;
 	struct design d;
 	struct row big = { "groups", 1000 };
 	char *text;
@@ -474,16 +480,19 @@ static void processes(const char *bin, const struct catalog *cat)
 	snprintf(b0, sizeof b0, "%s", bin);
 	/* Interleaved, so both see the same machine. */
 	for (round = 0; round < 5; round++) {
-		double a = spawn_ms(truth, 21), b = spawn_ms(report, 21);
+		double ca, cb, a = spawn_ms(truth, 21, &ca), b = spawn_ms(report, 21, &cb);
 		if (a < 0 || b < 0) {
 			printf("processes: %s report --json failed\n", bin);
 			return;
 		}
 		t_true += a / 5;
 		t_report += b / 5;
+		c_true += ca / 5;
+		c_report += cb / 5;
 	}
-	printf("process: true %.2f ms, %s report --json (default design) %.2f ms: %.2f x true\n", t_true, bin, t_report,
-	       t_report / t_true);
+	printf("process: true %.2f ms, %s report --json (default design) %.2f ms: %.2f x true"
+	       " (CPU time %.2f and %.2f ms: %.2f x)\n",
+	       t_true, bin, t_report, t_report / t_true, c_true, c_report, c_true > 0 ? c_report / c_true : 0);
 	/* The 1,000-group design opened in the designer, as a whole process: its first frame
 	 * at 200x60, then quit. */
 	if (!mkdtemp(tmpl))
@@ -503,7 +512,7 @@ static void processes(const char *bin, const struct catalog *cat)
 	{
 		char a_script[] = "--script", a_screen[] = "--screen", a_size[] = "200x60";
 		char *open[] = { b0, a_script, script, a_screen, a_size, path, NULL };
-		t_open = spawn_ms(open, 11);
+		t_open = spawn_ms(open, 11, NULL);
 		if (t_open >= 0)
 			printf("process: %s --script (the designer's first frame at 200x60) on groups 1000: %.1f ms\n", bin, t_open);
 		else
