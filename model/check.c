@@ -189,16 +189,59 @@ static long ports_each_at(const struct bundle *b, const struct bend *e, bool fro
 
 /* The bundles that name each group of one kind as an end (from or to), in design order:
  * group i's are list[first[i] .. first[i + 1]). Groups that share a name share their
- * bundles, as comparing names would give them. Built in one pass over the bundles. */
+ * bundles, as comparing names would give them. Built in one pass over the bundles: from
+ * the resolved ends when no two groups share a name (a name is then its group), else
+ * through a map of the kind's names. */
 struct ends {
 	size_t *first, *list;
 };
 
-static void ends_build(const struct design *d, const struct vec *groups, size_t size, size_t name_off, struct ends *e)
+static void ends_unique(const struct design *d, size_t n, int kind, const struct bend *be, struct ends *e)
+{
+	size_t b, i, k, total = 0;
+	e->first = xcalloc(n + 1, sizeof *e->first);
+	for (k = 0; k < 2; k++) {
+		if (k == 1) {
+			for (i = 0; i < n; i++)
+				e->first[i + 1] += e->first[i];
+			e->list = xmalloc((total ? total : 1) * sizeof *e->list);
+		}
+		for (b = 0; b < d->bundles.n; b++) {
+			const struct bend *x = &be[b];
+			bool from = x->fk == kind, to = x->tk == kind && !(from && x->fi == x->ti);
+			if (k == 0) {
+				if (from) {
+					e->first[x->fi + 1]++;
+					total++;
+				}
+				if (to) {
+					e->first[x->ti + 1]++;
+					total++;
+				}
+			} else {
+				if (from)
+					e->list[e->first[x->fi]++] = b;
+				if (to)
+					e->list[e->first[x->ti]++] = b;
+			}
+		}
+	}
+	for (i = n; i > 0; i--)
+		e->first[i] = e->first[i - 1];
+	e->first[0] = 0;
+}
+
+static void ends_build(const struct design *d, const struct vec *groups, size_t size, size_t name_off, int kind,
+		       const struct bend *be, struct ends *e)
 {
 	size_t n = groups->n, i, k, total = 0;
 	struct strmap names;
-	int *same = xmalloc((n ? n : 1) * sizeof *same); /* next group with the same name, -1 */
+	int *same;
+	if (design_names_unique(d)) {
+		ends_unique(d, n, kind, be, e);
+		return;
+	}
+	same = xmalloc((n ? n : 1) * sizeof *same); /* next group with the same name, -1 */
 	e->first = xcalloc(n + 1, sizeof *e->first);
 	strmap_init(&names, n);
 	for (i = n; i-- > 0;) {
@@ -334,15 +377,20 @@ void switch_ports_used(const struct design *d, const struct switch_group *sw, lo
 	free(be);
 }
 
-void switch_ports_all(const struct design *d, long *down, long *up)
+static void ports_all(const struct design *d, const struct bend *be, long *down, long *up)
 {
 	struct ends e;
-	struct bend *be = bends_make(d);
 	size_t i;
-	ends_build(d, &d->switches, sizeof(struct switch_group), offsetof(struct switch_group, name), &e);
+	ends_build(d, &d->switches, sizeof(struct switch_group), offsetof(struct switch_group, name), GK_SWITCH, be, &e);
 	for (i = 0; i < d->switches.n; i++)
 		ports_over(d, be, DESIGN_SWITCH(d, i), e.list + e.first[i], e.first[i + 1] - e.first[i], &down[i], &up[i]);
 	ends_free(&e);
+}
+
+void switch_ports_all(const struct design *d, long *down, long *up)
+{
+	struct bend *be = bends_make(d);
+	ports_all(d, be, down, up);
 	free(be);
 }
 
@@ -603,12 +651,12 @@ static void check_domains(const struct design *d, const struct catalog *cat, str
 	free(members);
 }
 
-static void check_bundles(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+static void check_bundles(const struct design *d, const struct catalog *cat, const struct bend *be,
+			  struct ncf_diag *diag)
 {
 	size_t i, k, fi, ti;
 	struct ends e;
 	struct path path;
-	struct bend *be = bends_make(d);
 	/* Per switch group: the links tor and spread bundles bring into it, and the last of
 	 * those bundles. */
 	long *even_total = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *even_total);
@@ -698,7 +746,7 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 	free(even_total);
 	free(even_last);
 	/* Server NIC ports: used by bundles, at most what the NICs have. */
-	ends_build(d, &d->servers, sizeof(struct server_group), offsetof(struct server_group, name), &e);
+	ends_build(d, &d->servers, sizeof(struct server_group), offsetof(struct server_group, name), GK_SERVER, be, &e);
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		int have = server_compute_ports(g, cat), used = 0;
@@ -720,7 +768,6 @@ static void check_bundles(const struct design *d, const struct catalog *cat, str
 				 have - used, have, g->name);
 	}
 	ends_free(&e);
-	free(be);
 }
 
 static void check_switches(const struct design *d, const struct catalog *cat, const long *downs, const long *ups,
@@ -809,8 +856,8 @@ static void check_job(const struct design *d, const struct catalog *cat, struct 
 			 j->expert_params_b, j->params_b);
 }
 
-int design_check_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
-		       struct ncf_diag *diag)
+static int check_with(const struct design *d, const struct catalog *cat, const struct bend *be, const long *down,
+		      const long *up, struct ncf_diag *diag)
 {
 	int before = diag->n_errors;
 	/* The checks below and the model rely on the schema's ranges (a bundle has at least
@@ -822,18 +869,35 @@ int design_check_ports(const struct design *d, const struct catalog *cat, const 
 	check_servers(d, cat, diag);
 	check_domains(d, cat, diag);
 	check_switches(d, cat, down, up, diag);
-	check_bundles(d, cat, diag);
+	check_bundles(d, cat, be, diag);
 	check_job(d, cat, diag);
 	return diag->n_errors - before;
+}
+
+int design_check_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+		       struct ncf_diag *diag)
+{
+	struct bend *be = bends_make(d);
+	int errors = check_with(d, cat, be, down, up, diag);
+	free(be);
+	return errors;
+}
+
+int design_check_count(const struct design *d, const struct catalog *cat, long *down, long *up, struct ncf_diag *diag)
+{
+	struct bend *be = bends_make(d);
+	int errors;
+	ports_all(d, be, down, up);
+	errors = check_with(d, cat, be, down, up, diag);
+	free(be);
+	return errors;
 }
 
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	long *down = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *down);
 	long *up = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *up);
-	int errors;
-	switch_ports_all(d, down, up);
-	errors = design_check_ports(d, cat, down, up, diag);
+	int errors = design_check_count(d, cat, down, up, diag);
 	free(down);
 	free(up);
 	return errors;

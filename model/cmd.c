@@ -17,27 +17,30 @@ static void clear_stack(struct vec *v)
 	v->n = 0;
 }
 
-/* The check of the design as it is, against the shipped catalog with its overrides. The
- * merged catalog is made again only when the design's own catalog changed. */
-/* Ports per switch of d (switch_ports_all), in arrays the caller frees. */
-static void count_ports(const struct design *d, long **down, long **up)
+/* Every merged catalog an editor makes gets a new number (ed_catalog_serial). */
+static unsigned long catalog_serial;
+
+/* Arrays for the ports per switch of d (design_check_count fills them), the caller frees. */
+static void port_arrays(const struct design *d, long **down, long **up)
 {
 	*down = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof **down);
 	*up = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof **up);
-	switch_ports_all(d, *down, *up);
 }
 
+/* The check of the design as it is, against the shipped catalog with its overrides. The
+ * merged catalog is made again only when the design's own catalog changed. */
 static void recheck(struct editor *ed, bool catalog_same)
 {
 	if (!catalog_same || !ed->checked) {
 		catalog_free(&ed->cat);
 		design_catalog(ed->d, ed->shipped, &ed->cat);
+		ed->cat_serial = ++catalog_serial;
 	}
 	free(ed->down);
 	free(ed->up);
-	count_ports(ed->d, &ed->down, &ed->up);
+	port_arrays(ed->d, &ed->down, &ed->up);
 	diag_clear(&ed->problems);
-	ed->errors = design_check_ports(ed->d, &ed->cat, ed->down, ed->up, &ed->problems);
+	ed->errors = design_check_count(ed->d, &ed->cat, ed->down, ed->up, &ed->problems);
 	ed->checked = true;
 }
 
@@ -67,6 +70,7 @@ void ed_free(struct editor *ed)
 
 const struct ncf_diag *ed_problems(const struct editor *ed) { return &ed->problems; }
 const struct catalog *ed_catalog(const struct editor *ed) { return &ed->cat; }
+unsigned long ed_catalog_serial(const struct editor *ed) { return ed->cat_serial; }
 
 void ed_ports(const struct editor *ed, const long **down, const long **up)
 {
@@ -165,12 +169,12 @@ static bool commit(struct editor *ed, bool ok)
 		struct ncf_diag after = { 0 };
 		long *down, *up;
 		int ea;
-		count_ports(ed->d, &down, &up);
+		port_arrays(ed->d, &down, &up);
 		if (same_catalog)
-			ea = design_check_ports(ed->d, &ed->cat, down, up, &after);
+			ea = design_check_count(ed->d, &ed->cat, down, up, &after);
 		else {
 			design_catalog(ed->d, ed->shipped, &cat);
-			ea = design_check_ports(ed->d, &cat, down, up, &after);
+			ea = design_check_count(ed->d, &cat, down, up, &after);
 		}
 		if (ea > ed->errors) {
 			/* Report the first error the edit introduced. */
@@ -205,6 +209,7 @@ static bool commit(struct editor *ed, bool ok)
 			if (!same_catalog) {
 				catalog_free(&ed->cat);
 				ed->cat = cat;
+				ed->cat_serial = ++catalog_serial;
 			}
 		}
 	}

@@ -33,6 +33,7 @@ struct editor {
 	/* Kept between commands (read them through the functions below): */
 	struct design base;         /* *d as of the last change: what the next edit is compared with */
 	struct catalog cat;         /* the shipped catalog with d's overrides */
+	unsigned long cat_serial;   /* ed_catalog_serial */
 	struct ncf_diag problems;   /* design_check of *d against cat */
 	int errors;                 /* errors among them */
 	long *down, *up;            /* switch_ports_all of *d */
@@ -47,6 +48,9 @@ void ed_free(struct editor *ed);  /* frees the history, not the design */
  * checked against: computed once per change, shared by every view. */
 const struct ncf_diag *ed_problems(const struct editor *ed);
 const struct catalog *ed_catalog(const struct editor *ed);
+/* A number that changes whenever ed_catalog is made again (unique over every editor of
+ * the process): a copy of the catalog taken at one number is still the editor's. */
+unsigned long ed_catalog_serial(const struct editor *ed);
 /* Ports per switch group of the design as it is now (switch_ports_all), counted with the
  * check: d->switches.n of each. */
 void ed_ports(const struct editor *ed, const long **down, const long **up);

@@ -311,6 +311,7 @@ static struct {
 	size_t cap;
 	struct strmap map;     /* name -> entry, the first group of each name */
 	bool stale;
+	bool dups;             /* two groups shared a name when it was built */
 	/* The last names found, by where the caller keeps them: the check asks for the same
 	 * bundle ends several times in a row. A hit is checked against the array. */
 	struct {
@@ -337,17 +338,36 @@ static void index_build(const struct design *d)
 	}
 	strmap_free(&ix.map);
 	strmap_init(&ix.map, n);
+	ix.dups = false;
 	for (k = 0; k < 3; k++) {
 		ix.v[k] = v[k]->v;
 		ix.n[k] = v[k]->n;
 		for (i = 0; i < v[k]->n; i++) {
 			ix.e[ne] = (struct name_entry){ kinds[k], i };
-			strmap_add(&ix.map, name_at(d, kinds[k], i), (int)ne++); /* servers, domains, switches: the first counts */
+			/* servers, domains, switches: the first counts */
+			if (strmap_add(&ix.map, name_at(d, kinds[k], i), (int)ne) != (int)ne)
+				ix.dups = true;
+			ne++;
 		}
 	}
 	ix.d = d;
 	ix.stale = false;
 	memset(ix.memo, 0, sizeof ix.memo);
+}
+
+static bool index_current(const struct design *d)
+{
+	return ix.d == d && !ix.stale && ix.v[0] == d->servers.v && ix.n[0] == d->servers.n && ix.v[1] == d->domains.v &&
+	       ix.n[1] == d->domains.n && ix.v[2] == d->switches.v && ix.n[2] == d->switches.n;
+}
+
+bool design_names_unique(const struct design *d)
+{
+	if (d->servers.n + d->domains.n + d->switches.n < 16)
+		return false; /* not indexed (design_find scans): the caller's general way is as quick */
+	if (!index_current(d))
+		index_build(d);
+	return !ix.dups;
 }
 
 enum group_kind design_find(const struct design *d, const char *name, size_t *index)
@@ -357,8 +377,7 @@ enum group_kind design_find(const struct design *d, const char *name, size_t *in
 	int hit;
 	if (n < 16) /* a design of a few groups: scanning is as quick */
 		return find_scan(d, name, index);
-	if (ix.d != d || ix.stale || ix.v[0] != d->servers.v || ix.n[0] != d->servers.n || ix.v[1] != d->domains.v ||
-	    ix.n[1] != d->domains.n || ix.v[2] != d->switches.v || ix.n[2] != d->switches.n)
+	if (!index_current(d))
 		index_build(d);
 	for (k = 0; k < 4; k++)
 		if (ix.memo[k].name == name) {

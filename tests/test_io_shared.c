@@ -43,6 +43,20 @@ static void same_everywhere(const struct design *d, const char *what)
 		cr_expect_str_eq(diag_get(&a, i)->path, diag_get(&b, i)->path, "%s", what);
 		cr_expect_str_eq(diag_get(&a, i)->msg, diag_get(&b, i)->msg, "%s", what);
 	}
+	{
+		/* The editor's way: the check and the ports from one resolution of the ends. */
+		struct ncf_diag c = { 0 };
+		long *dc = calloc(d->switches.n + 1, sizeof *dc), *uc = calloc(d->switches.n + 1, sizeof *uc);
+		cr_expect_eq(design_check_count(d, &cat, dc, uc, &c), ea, "%s: errors", what);
+		cr_assert_eq(diag_count(&c), diag_count(&a), "%s: problems", what);
+		for (i = 0; i < diag_count(&a); i++)
+			cr_expect_str_eq(diag_get(&a, i)->msg, diag_get(&c, i)->msg, "%s", what);
+		for (i = 0; i < d->switches.n; i++)
+			cr_expect(dc[i] == down[i] && uc[i] == up[i], "%s: switches[%zu]", what, i);
+		diag_free(&c);
+		free(dc);
+		free(uc);
+	}
 	/* The inventory counts ports by the cable plan, link by link: on a design the check
 	 * passes, its busiest switch per group is the one the shared count gives. */
 	inventory_compute(d, &cat, &ia);
@@ -145,9 +159,11 @@ static void add_pod(struct design *d, const char *name, int count)
 }
 
 /* Many groups, as a user draws pods one by one, with every wiring, and the cases that
- * sharing must not get wrong: a name used twice, leaves linked to leaves (peer), servers to
- * servers (mesh), a group bundled to itself, a bundle to a name nobody has. */
-Test(shared, many_groups_and_odd_cases)
+ * sharing must not get wrong: a name used twice (leaves, or not: names_of leaf names), leaves
+ * linked to leaves (peer), servers to servers (mesh), a group bundled to itself, a bundle to
+ * a name nobody has. With every name unique the ends are taken from their resolution, else
+ * through the names: both give what comparing names gives. */
+static void many_groups(int names_of)
 {
 	struct design d;
 	char name[32], leaf[32];
@@ -158,7 +174,7 @@ Test(shared, many_groups_and_odd_cases)
 	add_switch(&d, "core", ROLE_CORE, 8);
 	for (i = 0; i < 150; i++) {
 		snprintf(name, sizeof name, "pod%d", i);
-		snprintf(leaf, sizeof leaf, "leaf%d", i % 140); /* the last ten leaves' names are used twice */
+		snprintf(leaf, sizeof leaf, "leaf%d", i % names_of);
 		add_pod(&d, name, 1 + i % 5);
 		add_switch(&d, leaf, ROLE_LEAF, 1 + i % 8);
 		add_bundle(&d, name, leaf, 8, wiring[i % 3]);
@@ -170,6 +186,13 @@ Test(shared, many_groups_and_odd_cases)
 	add_bundle(&d, "spine", "core", 4, WIRE_SPREAD);
 	add_bundle(&d, "leaf7", "nowhere", 2, WIRE_SPREAD); /* dangling */
 	design_assign_ids(&d);
-	same_everywhere(&d, "odd cases");
+	cr_assert_eq(design_names_unique(&d), names_of >= 150);
+	same_everywhere(&d, names_of >= 150 ? "odd cases, names unique" : "odd cases, names repeated");
 	design_free(&d);
+}
+
+Test(shared, many_groups_and_odd_cases)
+{
+	many_groups(140); /* the last ten leaves' names are used twice */
+	many_groups(150);
 }

@@ -318,10 +318,14 @@ const struct inventory *app_inventory(struct app *app)
 void app_recompute(struct app *app)
 {
 	recover_app_begin(app); /* a signal while the model computes still saves the work */
-	catalog_free(&app->catalog);
 	diag_clear(&app->problems);
-	/* The editor checked the design once when it changed: every view shares that. */
-	schema_copy(&catalog_schema, &app->catalog, ed_catalog(&app->ed));
+	/* The editor checked the design once when it changed: every view shares that (the
+	 * catalog copied again only when the editor made it again). */
+	if (app->catalog_serial != ed_catalog_serial(&app->ed)) {
+		catalog_free(&app->catalog);
+		schema_copy(&catalog_schema, &app->catalog, ed_catalog(&app->ed));
+		app->catalog_serial = ed_catalog_serial(&app->ed);
+	}
 	diag_append(&app->problems, ed_problems(&app->ed));
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);

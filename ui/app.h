@@ -183,7 +183,8 @@ struct app {
 	struct design design;
 	struct editor ed;
 	const struct catalog *shipped;
-	struct catalog catalog;       /* shipped + the design's overrides */
+	struct catalog catalog;       /* shipped + the design's overrides (the editor's, copied) */
+	unsigned long catalog_serial; /* ed_catalog_serial of that copy; 0: none yet */
 	/* The inventory walks every link (the cable plan): made when a view reads it
 	 * (app_inventory), not on every edit; inv_of is the design it was made for. */
 	struct inventory inv;
