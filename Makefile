@@ -47,7 +47,7 @@ UI_SRC      := $(filter-out ui/main.c,$(wildcard ui/*.c))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 LAYOUTS_OBJ := $(LAYOUTS_SRC:%.c=$(BUILD)/%.o)
-IO_OBJ      := $(IO_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o
+IO_OBJ      := $(IO_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o $(BUILD)/gen/builtin_catalog.o
 UI_OBJ      := $(UI_SRC:%.c=$(BUILD)/%.o)
 
 LIBMODEL   := $(BUILD)/libmodel.a
@@ -99,6 +99,20 @@ $(BUILD)/gen/builtin_data.c: $(BUILD)/tools/embed $(EMBEDDED)
 	   ncf_builtin_default share/examples/reference-case.yaml > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/builtin_data.o: $(BUILD)/gen/builtin_data.c
 	$(Q)$(CC) $(CSTD) $(OPT) -c $< -o $@
+
+# The catalog as this build parses and lays it out (io/builtin.h): a start that reads the
+# shipped catalog copies it instead of parsing YAML. The generator is the program that
+# links the io objects without it (io/builtin.o is what uses it).
+CATGEN_OBJ := $(filter-out $(BUILD)/io/builtin.o,$(IO_SRC:%.c=$(BUILD)/%.o)) $(BUILD)/gen/builtin_data.o
+$(BUILD)/tools/catalog-gen: tools/catalog-gen.c $(CATGEN_OBJ) $(LIBLAYOUTS) $(LIBMODEL)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
+$(BUILD)/gen/builtin_catalog.c: $(BUILD)/tools/catalog-gen share/catalog.yaml
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CATGEN  share/catalog.yaml")
+	$(Q)$(BUILD)/tools/catalog-gen share/catalog.yaml > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/builtin_catalog.o: $(BUILD)/gen/builtin_catalog.c
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(EXTRA_CFLAGS) -c $< -o $@
 
 $(LIBMODEL): $(MODEL_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -253,9 +267,11 @@ docs: $(BUILD)/tools/gen-keys
 	  share/ncfabric.1 > $(BUILD)/ncfabric.1.tmp && mv $(BUILD)/ncfabric.1.tmp share/ncfabric.1
 	@echo "share/ncfabric.1: KEYS regenerated"
 
+# BENCH_ARGS: e.g. --only "groups 500" --runs 11 (tools/bench.c says what each column is).
+BENCH_ARGS ?=
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/tools/bench
-	@$(BUILD)/tools/bench
+	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/tools/bench
+	@$(BUILD)/tools/bench --bin $(BIN) $(BENCH_ARGS)
 
 # The model against published measurements (tests/data/validate/points.yaml): every point,
 # then the median and maximum error per class; fails when a class leaves its tolerance.

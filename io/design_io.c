@@ -12,8 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-extern const char ncf_builtin_catalog[], ncf_builtin_default[];
-extern const size_t ncf_builtin_catalog_len, ncf_builtin_default_len;
+#include "io/builtin.h"
 
 /* Give check problems (which carry a path) the position the tree knows for that path. */
 static void locate(struct ncf_diag *diag, size_t from, const struct tnode *root)
@@ -150,53 +149,6 @@ bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *d
 	bool ok = buf && catalog_load_text(buf, len, format_guess(path, buf, len), out, diag);
 	free(buf);
 	return ok;
-}
-
-bool catalog_load_builtin(struct catalog *out, struct ncf_diag *diag)
-{
-	return catalog_load_text(ncf_builtin_catalog, ncf_builtin_catalog_len, FMT_YAML, out, diag);
-}
-
-bool catalog_load_shipped(const char *argv0, struct catalog *out, char *source, size_t size, struct ncf_diag *diag)
-{
-	static const char *const beside[] = { "../share/ncfabric/catalog.yaml", "../share/catalog.yaml" };
-	const char *env = getenv("NCFABRIC_CATALOG");
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	ssize_t n;
-	size_t i;
-	(void)argv0;
-	if (env && env[0]) {
-		snprintf(source, size, "%s", env);
-		return catalog_load_file(env, out, diag);
-	}
-	/* Relative to the executable: an installed binary finds its installed catalog wherever
-	 * it was installed, a build/ncfabric the source tree's. */
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		char *slash;
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			for (i = 0; i < sizeof beside / sizeof beside[0]; i++) {
-				snprintf(path, sizeof path, "%s/%s", exe, beside[i]);
-				if (access(path, R_OK) == 0) {
-					char real[PATH_MAX];
-					if (realpath(path, real))
-						snprintf(path, sizeof path, "%s", real);
-					snprintf(source, size, "%s", path);
-					return catalog_load_file(path, out, diag);
-				}
-			}
-		}
-	}
-	snprintf(path, sizeof path, "%s/catalog.yaml", NCF_DATADIR);
-	if (access(path, R_OK) == 0) {
-		snprintf(source, size, "%s", path);
-		return catalog_load_file(path, out, diag);
-	}
-	snprintf(source, size, "built-in");
-	return catalog_load_builtin(out, diag);
 }
 
 void diag_print(FILE *f, const char *file, const struct ncf_diag *diag, bool warnings)

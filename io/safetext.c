@@ -174,8 +174,14 @@ char *json_safe(char *text)
 	put(&o, "", 0);
 	while (i < n) {
 		uint32_t cp;
-		size_t k = utf8_decode(text + i, n - i, &cp, NULL);
+		size_t k;
 		char esc[8];
+		if ((unsigned char)text[i] < 0x7F) { /* ASCII below DEL: kept as it is, nothing to decode */
+			i++;
+			run++;
+			continue;
+		}
+		k = utf8_decode(text + i, n - i, &cp, NULL);
 		if (k && !(cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || is_bidi(cp))) {
 			i += k;
 			run += k;

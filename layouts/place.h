@@ -34,7 +34,7 @@ struct route {
 	int x1, y1, x2, y2, ymid;
 	char label[48];
 	int lx, ly;
-	bool hidden;              /* an end is inside a "+N more" block */
+	bool hidden;              /* an end is inside a "+N more" block: not drawn, no label */
 	bool oversubscribed;      /* the upper switch has more down than up (drawn with a mark) */
 };
 
@@ -48,6 +48,10 @@ struct placement {
  * speeds; cat may be NULL). */
 void place_design(const struct design *d, int w, int h, struct placement *out);
 void place_routes(const struct design *d, const struct catalog *cat, struct placement *p);
+/* place_routes with the ports per switch already counted (switch_ports_all of d; the
+ * labels' ratios), as the designer's editor keeps them. */
+void place_routes_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+			struct placement *p);
 void placement_free(struct placement *p);
 /* The block of the group called name, or NULL. */
 const struct block *placement_find(const struct placement *p, const char *name);

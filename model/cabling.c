@@ -68,64 +68,6 @@ static long peers(const struct design *d, const struct cab_bundle *b, bool from_
 	return from_side ? count_of(d, b->tk, b->ti) : count_of(d, b->fk, b->fi);
 }
 
-/* ---- names, once --------------------------------------------------------------------- */
-
-struct name_ref {
-	const char *name;
-	int rank;          /* design_find's order: servers, domains, switches */
-	int kind;
-	size_t index;
-};
-
-static int name_order(const void *x, const void *y)
-{
-	const struct name_ref *a = x, *b = y;
-	int c = strcmp(a->name, b->name);
-	if (c)
-		return c;
-	if (a->rank != b->rank)
-		return a->rank - b->rank;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-struct names {
-	struct name_ref *v;
-	size_t n;
-};
-
-static void names_build(const struct design *d, struct names *nm)
-{
-	size_t i, n = 0;
-	nm->v = xcalloc(d->servers.n + d->domains.n + d->switches.n + 1, sizeof *nm->v);
-	for (i = 0; i < d->servers.n; i++)
-		nm->v[n++] = (struct name_ref){ DESIGN_SERVER(d, i)->name, 0, GK_SERVER, i };
-	for (i = 0; i < d->domains.n; i++)
-		nm->v[n++] = (struct name_ref){ DESIGN_DOMAIN(d, i)->name, 1, GK_DOMAIN, i };
-	for (i = 0; i < d->switches.n; i++)
-		nm->v[n++] = (struct name_ref){ DESIGN_SWITCH(d, i)->name, 2, GK_SWITCH, i };
-	nm->n = n;
-	if (n > 1)
-		qsort(nm->v, n, sizeof *nm->v, name_order);
-}
-
-/* As design_find: the first of servers, domains, switches with that name. */
-static int names_find(const struct names *nm, const char *name, size_t *index)
-{
-	size_t lo = 0, hi = nm->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(nm->v[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < nm->n && strcmp(nm->v[lo].name, name) == 0) {
-		*index = nm->v[lo].index;
-		return nm->v[lo].kind;
-	}
-	return GK_NONE;
-}
-
 /* The speed of one end, as bundle_speed_gbps takes it (check.c): the slowest compute NIC
  * of a server group, a switch group's port. */
 static int end_gbps(const struct design *d, const struct catalog *cat, int kind, size_t i)
@@ -186,8 +128,6 @@ static struct cab_bundle *resolve(const struct design *d, const struct catalog *
 	struct cab_bundle *w = xcalloc(n + 1, sizeof *w);
 	long *D = xcalloc(d->switches.n + 1, sizeof *D);
 	int *srv_gbps = xcalloc(d->servers.n + 1, sizeof *srv_gbps), *sw_gbps = xcalloc(d->switches.n + 1, sizeof *sw_gbps);
-	struct names nm;
-	names_build(d, &nm);
 	for (i = 0; i < d->servers.n; i++)
 		srv_gbps[i] = end_gbps(d, cat, GK_SERVER, i);
 	for (i = 0; i < d->switches.n; i++)
@@ -196,8 +136,8 @@ static struct cab_bundle *resolve(const struct design *d, const struct catalog *
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		struct cab_bundle *r = &w[i];
 		int a, z;
-		r->fk = names_find(&nm, b->from, &r->fi);
-		r->tk = names_find(&nm, b->to, &r->ti);
+		r->fk = design_find(d, b->from, &r->fi); /* one hash index for every lookup (design.c) */
+		r->tk = design_find(d, b->to, &r->ti);
 		r->wiring = b->wiring;
 		r->head = i;
 		r->n = r->L = b->links_each > 0 ? b->links_each : 1;
@@ -255,7 +195,6 @@ static struct cab_bundle *resolve(const struct design *d, const struct catalog *
 		if (w[i].kind == BK_UP)
 			w[i].D = D[w[i].ti];
 	}
-	free(nm.v);
 	free(D);
 	free(srv_gbps);
 	free(sw_gbps);

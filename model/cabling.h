@@ -32,7 +32,7 @@
  * cage k*C/P (DGX H100: 8 ports in 4 twin-port OSFP cages); otherwise each port is a cage.
  *
  * Cost: proportional to the number of links and groups (the plan is walked, never stored
- * whole; names are resolved once, through a sorted index). */
+ * whole; names are resolved once per bundle end, through design_find's hash index). */
 #ifndef NCF_CABLING_H
 #define NCF_CABLING_H
 #include "model/design.h"

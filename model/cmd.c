@@ -1,23 +1,56 @@
 #include "model/cmd.h"
 #include "model/alloc.h"
+#include "model/history.h"
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <stdarg.h>
+
+/* Undo and redo together hold at most this many bytes of patches (cmd.h). */
+#define HISTORY_BYTES (4u << 20)
+
+static void clear_stack(struct vec *v)
+{
+	size_t i;
+	for (i = 0; i < v->n; i++)
+		patch_free(&VEC_AT(*v, struct patch, i));
+	v->n = 0;
+}
+
+/* Every merged catalog an editor makes gets a new number (ed_catalog_serial). */
+static unsigned long catalog_serial;
+
+/* Arrays for the ports per switch of d (design_check_count fills them), the caller frees. */
+static void port_arrays(const struct design *d, long **down, long **up)
+{
+	*down = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof **down);
+	*up = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof **up);
+}
+
+/* The check of the design as it is, against the shipped catalog with its overrides. The
+ * merged catalog is made again only when the design's own catalog changed. */
+static void recheck(struct editor *ed, bool catalog_same)
+{
+	if (!catalog_same || !ed->checked) {
+		catalog_free(&ed->cat);
+		design_catalog(ed->d, ed->shipped, &ed->cat);
+		ed->cat_serial = ++catalog_serial;
+	}
+	free(ed->down);
+	free(ed->up);
+	port_arrays(ed->d, &ed->down, &ed->up);
+	diag_clear(&ed->problems);
+	ed->errors = design_check_count(ed->d, &ed->cat, ed->down, ed->up, &ed->problems);
+	ed->checked = true;
+}
 
 void ed_init(struct editor *ed, struct design *d, const struct catalog *shipped)
 {
 	memset(ed, 0, sizeof *ed);
 	ed->d = d;
 	ed->shipped = shipped;
-}
-
-static void clear_stack(struct vec *v)
-{
-	size_t i;
-	for (i = 0; i < v->n; i++)
-		design_free(&VEC_AT(*v, struct design, i));
-	v->n = 0;
+	design_copy(&ed->base, d);
+	recheck(ed, false);
 }
 
 void ed_free(struct editor *ed)
@@ -26,61 +59,170 @@ void ed_free(struct editor *ed)
 	clear_stack(&ed->redo);
 	vec_release(&ed->undo);
 	vec_release(&ed->redo);
+	design_free(&ed->base);
+	catalog_free(&ed->cat);
+	diag_free(&ed->problems);
+	free(ed->down);
+	free(ed->up);
+	ed->down = ed->up = NULL;
+	ed->checked = false;
 }
 
-static int count_errors(const struct design *d, const struct catalog *shipped, struct ncf_diag *diag)
+const struct ncf_diag *ed_problems(const struct editor *ed) { return &ed->problems; }
+const struct catalog *ed_catalog(const struct editor *ed) { return &ed->cat; }
+unsigned long ed_catalog_serial(const struct editor *ed) { return ed->cat_serial; }
+
+void ed_ports(const struct editor *ed, const long **down, const long **up)
 {
-	struct catalog cat;
-	int n;
-	design_catalog(d, shipped, &cat);
-	n = design_check(d, &cat, diag);
-	catalog_free(&cat);
+	*down = ed->down;
+	*up = ed->up;
+}
+
+bool ed_sync(struct editor *ed)
+{
+	struct patch p;
+	bool same_catalog = schema_equal(&catalog_schema, &ed->base.catalog, &ed->d->catalog);
+	if (!patch_make(&ed->base, ed->d, &p))
+		return false;
+	patch_free(&p);
+	recheck(ed, same_catalog);
+	return true;
+}
+
+/* Bytes the history holds (summed each time: the stacks may have been swapped whole). */
+static size_t history_bytes(const struct editor *ed)
+{
+	size_t i, n = 0;
+	for (i = 0; i < ed->undo.n; i++)
+		n += VEC_AT(ed->undo, struct patch, i).bytes;
+	for (i = 0; i < ed->redo.n; i++)
+		n += VEC_AT(ed->redo, struct patch, i).bytes;
 	return n;
 }
 
-/* Start an edit: snapshot the design. */
+size_t ed_history_bytes(const struct editor *ed) { return history_bytes(ed); }
+
+void ed_history_take(struct editor *ed, struct ed_history *h)
+{
+	h->undo = ed->undo;
+	h->redo = ed->redo;
+	h->dropped = ed->dropped;
+	memset(&ed->undo, 0, sizeof ed->undo);
+	memset(&ed->redo, 0, sizeof ed->redo);
+	ed->dropped = 0;
+	ed->bytes = 0;
+}
+
+void ed_history_free(struct ed_history *h)
+{
+	clear_stack(&h->undo);
+	clear_stack(&h->redo);
+	vec_release(&h->undo);
+	vec_release(&h->redo);
+	h->dropped = 0;
+}
+
+void ed_history_put(struct editor *ed, struct ed_history *h)
+{
+	struct ed_history old;
+	ed_history_take(ed, &old);
+	ed_history_free(&old);
+	ed->undo = h->undo;
+	ed->redo = h->redo;
+	ed->dropped = h->dropped;
+	memset(h, 0, sizeof *h);
+	ed->bytes = history_bytes(ed);
+}
+
+/* Keep the history under its bound: the oldest steps go first, the newest always stays. */
+static void history_bound(struct editor *ed)
+{
+	size_t bytes = history_bytes(ed), drop = 0, i;
+	while (bytes > HISTORY_BYTES && drop + 1 < ed->undo.n)
+		bytes -= VEC_AT(ed->undo, struct patch, drop++).bytes;
+	if (drop) {
+		for (i = 0; i < drop; i++)
+			patch_free(&VEC_AT(ed->undo, struct patch, i));
+		memmove(ed->undo.v, &VEC_AT(ed->undo, struct patch, drop), (ed->undo.n - drop) * sizeof(struct patch));
+		ed->undo.n -= drop;
+		ed->dropped += drop;
+	}
+	ed->bytes = bytes;
+}
+
+/* Start an edit. The design may have been written outside the commands since the last
+ * one (cmd.h says not to): that becomes part of the state the edit starts from. */
 static void begin(struct editor *ed)
 {
-	design_copy(vec_push(&ed->undo, sizeof(struct design)), ed->d);
+	ed_sync(ed);
 	ed->msg[0] = '\0';
 }
 
-/* Finish an edit: keep it if it adds no error, else restore the snapshot. */
+/* Finish an edit: keep it if it adds no error (and record what it changed), else put the
+ * design back as it was. */
 static bool commit(struct editor *ed, bool ok)
 {
-	struct design *snap = &VEC_AT(ed->undo, struct design, ed->undo.n - 1);
+	bool same_catalog = schema_equal(&catalog_schema, &ed->base.catalog, &ed->d->catalog);
+	struct patch p;
 	if (ok) {
-		struct ncf_diag before = { 0 }, after = { 0 };
-		int eb = count_errors(snap, ed->shipped, &before);
-		int ea = count_errors(ed->d, ed->shipped, &after);
-		if (ea > eb) {
+		struct catalog cat;
+		struct ncf_diag after = { 0 };
+		long *down, *up;
+		int ea;
+		port_arrays(ed->d, &down, &up);
+		if (same_catalog)
+			ea = design_check_count(ed->d, &ed->cat, down, up, &after);
+		else {
+			design_catalog(ed->d, ed->shipped, &cat);
+			ea = design_check_count(ed->d, &cat, down, up, &after);
+		}
+		if (ea > ed->errors) {
 			/* Report the first error the edit introduced. */
 			size_t i, j;
 			for (i = 0; i < diag_count(&after); i++) {
-				const struct ncf_problem *p = diag_get(&after, i);
+				const struct ncf_problem *e = diag_get(&after, i);
 				bool old = false;
-				if (p->sev != NCF_ERROR)
+				if (e->sev != NCF_ERROR)
 					continue;
-				for (j = 0; j < diag_count(&before) && !old; j++)
-					old = strcmp(diag_get(&before, j)->msg, p->msg) == 0;
+				for (j = 0; j < diag_count(&ed->problems) && !old; j++)
+					old = strcmp(diag_get(&ed->problems, j)->msg, e->msg) == 0;
 				if (!old) {
-					snprintf(ed->msg, sizeof ed->msg, "%s", p->msg);
+					snprintf(ed->msg, sizeof ed->msg, "%s", e->msg);
 					break;
 				}
 			}
 			ok = false;
+			diag_free(&after);
+			free(down);
+			free(up);
+			if (!same_catalog)
+				catalog_free(&cat);
+		} else {
+			/* The check of the new state is the one the editor shows from now on. */
+			diag_free(&ed->problems);
+			ed->problems = after;
+			ed->errors = ea;
+			free(ed->down);
+			free(ed->up);
+			ed->down = down;
+			ed->up = up;
+			if (!same_catalog) {
+				catalog_free(&ed->cat);
+				ed->cat = cat;
+				ed->cat_serial = ++catalog_serial;
+			}
 		}
-		diag_free(&before);
-		diag_free(&after);
 	}
 	if (!ok) {
-		design_free(ed->d);
-		*ed->d = *snap; /* take the snapshot back */
-		ed->undo.n--;
+		if (patch_make(ed->d, &ed->base, &p)) /* take the design back */
+			patch_free(&p);
 		return false;
 	}
+	patch_make(&ed->base, ed->d, &p); /* the step undo takes back; may be empty */
+	*(struct patch *)vec_push(&ed->undo, sizeof p) = p;
 	clear_stack(&ed->redo);
 	ed->generation++;
+	history_bound(ed);
 	return true;
 }
 
@@ -493,55 +635,89 @@ bool ed_add_note(struct editor *ed, const char *text, int x, int y)
 
 bool ed_replace(struct editor *ed, struct design *nd)
 {
+	struct patch p;
 	begin(ed);
 	design_free(ed->d);
 	*ed->d = *nd;
 	memset(nd, 0, sizeof *nd);
 	design_assign_ids(ed->d);
+	patch_make(&ed->base, ed->d, &p);
+	*(struct patch *)vec_push(&ed->undo, sizeof p) = p;
 	clear_stack(&ed->redo);
 	ed->generation++;
+	recheck(ed, false);
+	history_bound(ed);
 	return true;
 }
 
+/* Take the top step of `from` back: the design takes the state it holds, and the step
+ * (now holding the state the design had) goes onto `to`. */
 static bool swap_top(struct editor *ed, struct vec *from, struct vec *to)
 {
-	struct design *top;
+	struct patch p, sync;
+	bool same_catalog;
 	if (from->n == 0)
 		return false;
-	design_copy(vec_push(to, sizeof(struct design)), ed->d);
-	top = &VEC_AT(*from, struct design, from->n - 1);
-	design_free(ed->d);
-	*ed->d = *top;
+	begin(ed);
+	p = VEC_AT(*from, struct patch, from->n - 1);
+	if (!patch_apply(ed->d, &p)) {
+		/* The design was changed outside the commands so that the history no longer fits
+		 * it (cmd.h): it cannot be used. */
+		clear_stack(&ed->undo);
+		clear_stack(&ed->redo);
+		ed->bytes = 0;
+		snprintf(ed->msg, sizeof ed->msg, "the design was changed outside the editor: its history was dropped");
+		return false;
+	}
 	from->n--;
+	*(struct patch *)vec_push(to, sizeof p) = p;
+	same_catalog = schema_equal(&catalog_schema, &ed->base.catalog, &ed->d->catalog);
+	if (patch_make(&ed->base, ed->d, &sync))
+		patch_free(&sync);
+	recheck(ed, same_catalog);
 	ed->generation++;
+	ed->bytes = history_bytes(ed);
 	return true;
 }
 
 bool ed_undo(struct editor *ed)
 {
-	if (!swap_top(ed, &ed->undo, &ed->redo))
-		return fail(ed, "nothing to undo");
-	return true;
+	if (!ed->undo.n)
+		return fail(ed, ed->dropped ? "nothing more to undo (the oldest edits were forgotten: the history keeps 4 MiB)"
+					    : "nothing to undo");
+	return swap_top(ed, &ed->undo, &ed->redo);
 }
 
 bool ed_redo(struct editor *ed)
 {
-	if (!swap_top(ed, &ed->redo, &ed->undo))
+	if (!ed->redo.n)
 		return fail(ed, "nothing to redo");
-	return true;
+	return swap_top(ed, &ed->redo, &ed->undo);
 }
 
-size_t ed_depth(const struct editor *ed) { return ed->undo.n; }
+size_t ed_depth(const struct editor *ed) { return ed->dropped + ed->undo.n; }
 
 void ed_merge_since(struct editor *ed, size_t depth)
 {
-	size_t i;
-	if (ed->undo.n <= depth + 1)
+	size_t from = depth > ed->dropped ? depth - ed->dropped : 0, i;
+	struct design before;
+	struct patch p;
+	if (ed->undo.n <= from + 1)
 		return;
-	/* Keep the snapshot from before the first edit; the later ones are in between. */
-	for (i = depth + 1; i < ed->undo.n; i++)
-		design_free(&VEC_AT(ed->undo, struct design, i));
-	ed->undo.n = depth + 1;
+	/* The state before the first of them: the design with every later step taken back. */
+	design_copy(&before, ed->d);
+	for (i = ed->undo.n; i-- > from;)
+		if (!patch_apply(&before, &VEC_AT(ed->undo, struct patch, i))) {
+			design_free(&before); /* the history does not fit the design (cmd.h): left as it is */
+			return;
+		}
+	for (i = from; i < ed->undo.n; i++)
+		patch_free(&VEC_AT(ed->undo, struct patch, i));
+	ed->undo.n = from;
+	patch_make(&before, ed->d, &p);
+	design_free(&before);
+	*(struct patch *)vec_push(&ed->undo, sizeof p) = p;
+	ed->bytes = history_bytes(ed);
 }
 
 bool ed_can_undo(const struct editor *ed) { return ed->undo.n > 0; }

@@ -3,9 +3,18 @@
  * An editor wraps a design with its undo and redo history. Each command checks its
  * preconditions, applies the change, and re-checks the design against the catalog: an
  * edit that would add an error (an unknown part, ports beyond a switch's radix, a bundle
- * left dangling) is refused, the design is left as it was, and ed->msg says why. Every
- * accepted edit can be undone and redone, without limit. The UI, the scripted mode and
- * the tests use these functions; nothing else writes to a design held by an editor.
+ * left dangling) is refused, the design is left as it was, and ed->msg says why. The
+ * check runs once per change and is kept: ed_problems() is the check of the design as it
+ * is now, for every view to share. Every accepted edit can be undone and redone. The UI,
+ * the scripted mode and the tests use these functions; nothing else writes to a design
+ * held by an editor (after writing it any other way, call ed_sync).
+ *
+ * History. Each step holds only what its edit changed (history.h), whatever the size of
+ * the design: a switch group's count about 200 bytes, a server group's about 900 (its NIC
+ * list with it), a job field about a kilobyte (the design's scalar fields). Undo and redo
+ * together hold at most 4 MiB of steps (thousands of edits); past that the oldest steps
+ * are forgotten first, and undo says so when it reaches them. The newest step is always
+ * kept, however large (opening a file replaces the whole design).
  *
  * Groups and bundles are named by id (design.h); id 0 is the design itself, for keys
  * such as "job.mfu", "fabric.sharp" or "name". Keys walk the schema: "count",
@@ -18,13 +27,49 @@
 struct editor {
 	struct design *d;
 	const struct catalog *shipped;
-	struct vec undo, redo;      /* struct design snapshots */
+	struct vec undo, redo;      /* struct patch (history.h), oldest first */
 	int generation;             /* bumps on every change, undo and redo */
 	char msg[400];              /* why the last command was refused */
+	/* Kept between commands (read them through the functions below): */
+	struct design base;         /* *d as of the last change: what the next edit is compared with */
+	struct catalog cat;         /* the shipped catalog with d's overrides */
+	unsigned long cat_serial;   /* ed_catalog_serial */
+	struct ncf_diag problems;   /* design_check of *d against cat */
+	int errors;                 /* errors among them */
+	long *down, *up;            /* switch_ports_all of *d */
+	bool checked;
+	size_t dropped;             /* oldest steps forgotten to keep the bound */
+	size_t bytes;               /* held by undo and redo after the last change */
 };
 
 void ed_init(struct editor *ed, struct design *d, const struct catalog *shipped);
 void ed_free(struct editor *ed);  /* frees the history, not the design */
+/* The check of the design as it is now (errors and warnings), and the catalog it was
+ * checked against: computed once per change, shared by every view. */
+const struct ncf_diag *ed_problems(const struct editor *ed);
+const struct catalog *ed_catalog(const struct editor *ed);
+/* A number that changes whenever ed_catalog is made again (unique over every editor of
+ * the process): a copy of the catalog taken at one number is still the editor's. */
+unsigned long ed_catalog_serial(const struct editor *ed);
+/* Ports per switch group of the design as it is now (switch_ports_all), counted with the
+ * check: d->switches.n of each. */
+void ed_ports(const struct editor *ed, const long **down, const long **up);
+/* The design was written outside the commands: take it as it is (not an undo step) and
+ * check it again. Returns whether it had changed. */
+bool ed_sync(struct editor *ed);
+/* Bytes the undo and redo steps hold. */
+size_t ed_history_bytes(const struct editor *ed);
+/* An editor's undo and redo steps, moved out and back whole: the lesson works on a copy of
+ * the same design and gives the user's history back when it ends. The steps fit the
+ * design they were taken from (as it was then); ed_history_put gives them to an editor of
+ * a design in that state, replacing (and freeing) the steps it had. */
+struct ed_history {
+	struct vec undo, redo;      /* struct patch */
+	size_t dropped;             /* steps forgotten before them (ed_depth) */
+};
+void ed_history_take(struct editor *ed, struct ed_history *h);
+void ed_history_put(struct editor *ed, struct ed_history *h);
+void ed_history_free(struct ed_history *h);
 
 bool ed_set(struct editor *ed, int id, const char *key, const char *value);
 /* Add a copy of the element; its name must be new. The new id is returned through id. */
@@ -56,7 +101,8 @@ bool ed_undo(struct editor *ed);
 bool ed_redo(struct editor *ed);
 bool ed_can_undo(const struct editor *ed);
 /* Several edits as one undo step: note ed_depth before them, then ed_merge_since(depth)
- * makes every edit since one (u undoes them together). */
+ * makes every edit since one (u undoes them together). Depths count every step since
+ * ed_init, forgotten ones too, so they stay right when old steps are forgotten. */
 size_t ed_depth(const struct editor *ed);
 void ed_merge_since(struct editor *ed, size_t depth);
 bool ed_can_redo(const struct editor *ed);

@@ -1,5 +1,6 @@
 #include "model/design.h"
 #include "model/alloc.h"
+#include "model/strmap.h"
 #include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -291,15 +292,15 @@ static enum group_kind find_scan(const struct design *d, const char *name, size_
 	return GK_NONE;
 }
 
-/* Names are looked up through a sorted index of the last design asked about, so checks
- * that look every bundle's ends up stay O(n log n) on a design of thousands of groups. The
- * index is rebuilt when the design or its arrays change; an edit in place (a rename) can
- * leave it stale, so every hit is checked against the array and a miss scans the arrays:
- * a stale index costs time, never a wrong answer. One index, for the single thread. */
+/* Names are looked up through a hash index of the last design asked about, so checks
+ * that look every bundle's ends up stay O(n) on a design of thousands of groups. The
+ * index is rebuilt when the design or its arrays change. Its keys point into the arrays,
+ * so a hit is the name the array holds now; an edit in place (a rename) can leave a name
+ * where the index does not look for it, so a miss scans the arrays: a stale index costs
+ * time, never a wrong answer. One index, for the single thread. */
 struct name_entry {
-	const char *name;
 	int kind;
-	size_t idx, order;
+	size_t idx;
 };
 
 static struct {
@@ -307,8 +308,17 @@ static struct {
 	const void *v[3];
 	size_t n[3];
 	struct name_entry *e;
-	size_t ne, cap;
+	size_t cap;
+	struct strmap map;     /* name -> entry, the first group of each name */
 	bool stale;
+	bool dups;             /* two groups shared a name when it was built */
+	/* The last names found, by where the caller keeps them: the check asks for the same
+	 * bundle ends several times in a row. A hit is checked against the array. */
+	struct {
+		const char *name;
+		int entry;
+	} memo[4];
+	unsigned next;
 } ix;
 
 static const char *name_at(const struct design *d, int kind, size_t i)
@@ -317,64 +327,77 @@ static const char *name_at(const struct design *d, int kind, size_t i)
 	       : kind == GK_DOMAIN ? DESIGN_DOMAIN(d, i)->name : DESIGN_SWITCH(d, i)->name;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	const struct name_entry *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	return c ? c : (x->order > y->order) - (x->order < y->order);
-}
-
 static void index_build(const struct design *d)
 {
 	static const int kinds[3] = { GK_SERVER, GK_DOMAIN, GK_SWITCH };
 	const struct vec *v[3] = { &d->servers, &d->domains, &d->switches };
-	size_t k, i, n = d->servers.n + d->domains.n + d->switches.n;
+	size_t k, i, n = d->servers.n + d->domains.n + d->switches.n, ne = 0;
 	if (n > ix.cap) {
 		ix.cap = n;
 		ix.e = xrealloc(ix.e, n * sizeof *ix.e);
 	}
-	ix.ne = 0;
+	strmap_free(&ix.map);
+	strmap_init(&ix.map, n);
+	ix.dups = false;
 	for (k = 0; k < 3; k++) {
 		ix.v[k] = v[k]->v;
 		ix.n[k] = v[k]->n;
 		for (i = 0; i < v[k]->n; i++) {
-			struct name_entry *e = &ix.e[ix.ne];
-			e->kind = kinds[k];
-			e->idx = i;
-			e->name = name_at(d, kinds[k], i);
-			e->order = ix.ne++;
+			ix.e[ne] = (struct name_entry){ kinds[k], i };
+			/* servers, domains, switches: the first counts */
+			if (strmap_add(&ix.map, name_at(d, kinds[k], i), (int)ne) != (int)ne)
+				ix.dups = true;
+			ne++;
 		}
 	}
-	qsort(ix.e, ix.ne, sizeof *ix.e, by_name);
 	ix.d = d;
 	ix.stale = false;
+	memset(ix.memo, 0, sizeof ix.memo);
+}
+
+static bool index_current(const struct design *d)
+{
+	return ix.d == d && !ix.stale && ix.v[0] == d->servers.v && ix.n[0] == d->servers.n && ix.v[1] == d->domains.v &&
+	       ix.n[1] == d->domains.n && ix.v[2] == d->switches.v && ix.n[2] == d->switches.n;
+}
+
+bool design_names_unique(const struct design *d)
+{
+	if (d->servers.n + d->domains.n + d->switches.n < 16)
+		return false; /* not indexed (design_find scans): the caller's general way is as quick */
+	if (!index_current(d))
+		index_build(d);
+	return !ix.dups;
 }
 
 enum group_kind design_find(const struct design *d, const char *name, size_t *index)
 {
-	size_t lo = 0, hi, n = d->servers.n + d->domains.n + d->switches.n;
-	enum group_kind k;
+	size_t n = d->servers.n + d->domains.n + d->switches.n, k;
+	enum group_kind kind;
+	int hit;
 	if (n < 16) /* a design of a few groups: scanning is as quick */
 		return find_scan(d, name, index);
-	if (ix.d != d || ix.stale || ix.v[0] != d->servers.v || ix.n[0] != d->servers.n || ix.v[1] != d->domains.v ||
-	    ix.n[1] != d->domains.n || ix.v[2] != d->switches.v || ix.n[2] != d->switches.n)
+	if (!index_current(d))
 		index_build(d);
-	hi = ix.ne;
-	while (lo < hi) { /* the first entry not below name */
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(ix.e[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (k = 0; k < 4; k++)
+		if (ix.memo[k].name == name) {
+			const struct name_entry *e = &ix.e[ix.memo[k].entry];
+			if (!strcmp(name_at(d, e->kind, e->idx), name)) {
+				*index = e->idx;
+				return (enum group_kind)e->kind;
+			}
+		}
+	hit = strmap_get(&ix.map, name);
+	if (hit >= 0) {
+		ix.memo[ix.next % 4].name = name;
+		ix.memo[ix.next++ % 4].entry = hit;
+		*index = ix.e[hit].idx;
+		return (enum group_kind)ix.e[hit].kind;
 	}
-	if (lo < ix.ne && !strcmp(ix.e[lo].name, name) && !strcmp(name_at(d, ix.e[lo].kind, ix.e[lo].idx), name)) {
-		*index = ix.e[lo].idx;
-		return (enum group_kind)ix.e[lo].kind;
-	}
-	k = find_scan(d, name, index);
-	if (k != GK_NONE || (lo < ix.ne && !strcmp(ix.e[lo].name, name)))
+	kind = find_scan(d, name, index);
+	if (kind != GK_NONE)
 		ix.stale = true; /* the index missed a name the arrays have: rebuilt next time */
-	return k;
+	return kind;
 }
 
 int design_tier(const struct design *d, const char *name)

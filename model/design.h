@@ -186,6 +186,12 @@ void design_assign_ids(struct design *d);
 
 /* Which kind of group is called name, and its index; GK_NONE when none is. */
 enum group_kind design_find(const struct design *d, const char *name, size_t *index);
+/* True when no two groups (servers, domains, switches) share a name, as design_find's
+ * index saw them: then a name and the group design_find gives for it are one and the same.
+ * False for designs of a few groups (not indexed) and whenever it cannot tell. A rename
+ * in place that makes a duplicate is seen when the index is next rebuilt; until then the
+ * check still reports the duplicate (check_names compares every name itself). */
+bool design_names_unique(const struct design *d);
 /* Tier of a group: servers 0, leaf 1, spine 2, core 3; -1 for unknown names. */
 int design_tier(const struct design *d, const char *name);
 /* Members of a group (servers, switches, domains); 0 for unknown names. */
@@ -202,6 +208,12 @@ void design_catalog(const struct design *d, const struct catalog *shipped, struc
  * (NIC faster than its slot, unconnected NICs, mismatched speeds, ...). Paths name the
  * field, e.g. "servers[0].gpu". Returns the number of errors. */
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag);
+/* design_check with the ports per switch already counted (switch_ports_all of d). */
+int design_check_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+		       struct ncf_diag *diag);
+/* design_check that also gives the ports per switch it counted (switch_ports_all) in down
+ * and up (d->switches.n each): the bundles' ends are resolved once for both. */
+int design_check_count(const struct design *d, const struct catalog *cat, long *down, long *up, struct ncf_diag *diag);
 /* The name nearest to name among the names that start v's elements (each size bytes), for
  * "did you mean"; NULL if none is near. */
 const char *name_nearest(const struct vec *v, size_t size, const char *name);
@@ -228,6 +240,9 @@ long bundle_links(const struct design *d, const struct bundle *b);
 long bundle_ports_each(const struct design *d, const struct bundle *b, bool from_side);
 /* Ports per switch of group sw used by bundles going down and up (peer links count up). */
 void switch_ports_used(const struct design *d, const struct switch_group *sw, long *down, long *up);
+/* switch_ports_used for every switch group at once, in one pass over the bundles:
+ * down[i] and up[i] for d->switches[i] (arrays of d->switches.n). */
+void switch_ports_all(const struct design *d, long *down, long *up);
 /* Port speed of one (possibly broken-out) port of switch group sw, Gb/s. */
 int switch_port_gbps(const struct switch_group *sw, const struct cat_switch *c);
 

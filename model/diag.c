@@ -35,6 +35,13 @@ void diag_add_at(struct ncf_diag *d, int sev, int line, int col, const char *fmt
 	va_end(ap);
 }
 
+void diag_append(struct ncf_diag *d, const struct ncf_diag *from)
+{
+	size_t i;
+	for (i = 0; i < from->items.n; i++)
+		*push(d, VEC_AT(from->items, struct ncf_problem, i).sev) = VEC_AT(from->items, struct ncf_problem, i);
+}
+
 const struct ncf_problem *diag_get(const struct ncf_diag *d, size_t i)
 {
 	return i < d->items.n ? &VEC_AT(d->items, struct ncf_problem, i) : NULL;

@@ -29,6 +29,8 @@ struct ncf_diag {
 
 void diag_add(struct ncf_diag *d, int sev, const char *path, const char *fmt, ...) NCF_PRINTF(4, 5);
 void diag_add_at(struct ncf_diag *d, int sev, int line, int col, const char *fmt, ...) NCF_PRINTF(5, 6);
+/* Add a copy of every problem of from to d. */
+void diag_append(struct ncf_diag *d, const struct ncf_diag *from);
 const struct ncf_problem *diag_get(const struct ncf_diag *d, size_t i);
 size_t diag_count(const struct ncf_diag *d);
 void diag_clear(struct ncf_diag *d);

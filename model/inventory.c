@@ -4,6 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* snprintf(dst, size, "%s", src), without printf: the designer makes the inventory again
+ * after every edit that changes what it is built from. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 void inventory_compute(const struct design *d, const struct catalog *cat, struct inventory *inv)
 {
 	size_t i, k;
@@ -38,8 +49,8 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 		const struct cat_switch *c = catalog_switch(cat, sw->model);
 		struct inv_switch_group *s = vec_push(&inv->switch_groups, sizeof *s);
 		long j;
-		snprintf(s->name, sizeof s->name, "%s", sw->name);
-		snprintf(s->model, sizeof s->model, "%s", sw->model);
+		copy_text(s->name, sizeof s->name, sw->name);
+		copy_text(s->model, sizeof s->model, sw->model);
 		s->role = sw->role;
 		s->count = sw->count;
 		inv->switches[sw->role] += sw->count;
@@ -64,15 +75,15 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 		const struct bundle *bd = DESIGN_BUNDLE(d, i);
 		const struct cp_bundle *pb = &VEC_AT(p.bundles, struct cp_bundle, i);
 		struct inv_link *l = vec_push(&inv->bundles, sizeof *l);
-		snprintf(l->from, sizeof l->from, "%s", bd->from);
-		snprintf(l->to, sizeof l->to, "%s", bd->to);
+		copy_text(l->from, sizeof l->from, bd->from);
+		copy_text(l->to, sizeof l->to, bd->to);
 		l->speed_gbps = p.wb[i].gbps;
 		l->media = pb->links ? pb->media : (bd->media ? bd->media : MEDIA_TRANSCEIVER);
 		l->links = pb->links;
 		memcpy(l->by_media, pb->by_media, sizeof l->by_media);
-		snprintf(l->cable, sizeof l->cable, "%s", pb->cable);
-		snprintf(l->optic[0], sizeof l->optic[0], "%s", pb->optic[0]);
-		snprintf(l->optic[1], sizeof l->optic[1], "%s", pb->optic[1]);
+		copy_text(l->cable, sizeof l->cable, pb->cable);
+		copy_text(l->optic[0], sizeof l->optic[0], pb->optic[0]);
+		copy_text(l->optic[1], sizeof l->optic[1], pb->optic[1]);
 		l->transceivers = pb->optics[0] + pb->optics[1];
 		l->min_m = pb->min_m;
 		l->max_m = pb->max_m;

@@ -453,7 +453,58 @@ const char *field_format(const struct field *f, const void *obj, char *buf, size
 
 /* ---- invariants --------------------------------------------------------------------- */
 
-static int check_obj(const struct schema *s, const void *obj, const char *prefix, struct ncf_diag *diag, int limit)
+/* Where check_obj is: a chain from the object checked up to the top. A path such as
+ * "servers[3].nics[1].speed_gbps" is written out only when a problem is found (the check
+ * runs on every edit of designs of thousands of elements), cut to 127 bytes as snprintf
+ * into a buffer of 128 at each level would cut it. */
+struct at {
+	const struct at *up; /* NULL: the top, whose text is key (the caller's prefix) */
+	const char *key;
+	size_t index;
+	bool list;           /* an element of a list: "key[index]." (else "key.") */
+};
+
+static size_t at_put(char *out, size_t n, const char *s, size_t len)
+{
+	if (len > 127 - n)
+		len = 127 - n;
+	memcpy(out + n, s, len);
+	return n + len;
+}
+
+static size_t at_text(const struct at *at, char *out)
+{
+	size_t n;
+	if (!at->up)
+		return at_put(out, 0, at->key, strlen(at->key));
+	n = at_text(at->up, out);
+	n = at_put(out, n, at->key, strlen(at->key));
+	if (at->list) {
+		char rev[24];
+		size_t m = 0, v = at->index;
+		do
+			rev[m++] = (char)('0' + v % 10);
+		while ((v /= 10) && m < sizeof rev);
+		n = at_put(out, n, "[", 1);
+		while (m) {
+			char c = rev[--m];
+			n = at_put(out, n, &c, 1);
+		}
+		n = at_put(out, n, "]", 1);
+	}
+	return at_put(out, n, ".", 1);
+}
+
+/* The path of field f of the object at at, into path (128 bytes). */
+static const char *at_path(const struct at *at, const struct field *f, char *path)
+{
+	size_t n = at_text(at, path);
+	n = at_put(path, n, f->key, strlen(f->key));
+	path[n] = '\0';
+	return path;
+}
+
+static int check_obj(const struct schema *s, const void *obj, const struct at *at, struct ncf_diag *diag, int limit)
 {
 	size_t i, j;
 	int bad = 0;
@@ -461,12 +512,11 @@ static int check_obj(const struct schema *s, const void *obj, const char *prefix
 	for (i = 0; i < s->nfields && bad < limit; i++) {
 		const struct field *f = &s->fields[i];
 		const char *p = CAT(obj, f->off);
-		snprintf(path, sizeof path, "%s%s", prefix, f->key);
 		switch (f->type) {
 		case FT_INT: {
 			int v = *(const int *)p;
 			if (v < f->min || v > f->max) {
-				diag_add(diag, NCF_ERROR, path, "'%s' must be from %.0f to %.0f, got %d", f->key, f->min, f->max, v);
+				diag_add(diag, NCF_ERROR, at_path(at, f, path), "'%s' must be from %.0f to %.0f, got %d", f->key, f->min, f->max, v);
 				bad++;
 			}
 			break;
@@ -474,7 +524,7 @@ static int check_obj(const struct schema *s, const void *obj, const char *prefix
 		case FT_NUM: {
 			double v = *(const double *)p;
 			if (!isfinite(v) || v < f->min || v > f->max) {
-				diag_add(diag, NCF_ERROR, path, "'%s' must be from %g to %g, got %g", f->key, f->min, f->max, v);
+				diag_add(diag, NCF_ERROR, at_path(at, f, path), "'%s' must be from %g to %g, got %g", f->key, f->min, f->max, v);
 				bad++;
 			}
 			break;
@@ -484,7 +534,7 @@ static int check_obj(const struct schema *s, const void *obj, const char *prefix
 			while (f->names[n])
 				n++;
 			if (v < 0 || v >= n) {
-				diag_add(diag, NCF_ERROR, path, "'%s' holds no known value (%d)", f->key, v);
+				diag_add(diag, NCF_ERROR, at_path(at, f, path), "'%s' holds no known value (%d)", f->key, v);
 				bad++;
 			}
 			break;
@@ -493,34 +543,32 @@ static int check_obj(const struct schema *s, const void *obj, const char *prefix
 			break;
 		case FT_STR:
 			if (!memchr(p, '\0', f->size)) {
-				diag_add(diag, NCF_ERROR, path, "'%s' is longer than %zu characters", f->key, f->size - 1);
+				diag_add(diag, NCF_ERROR, at_path(at, f, path), "'%s' is longer than %zu characters", f->key, f->size - 1);
 				bad++;
 			} else if ((memchr(p, '\n', strlen(p)) && f->size < 256)) {
-				diag_add(diag, NCF_ERROR, path, "'%s' must be one line", f->key);
+				diag_add(diag, NCF_ERROR, at_path(at, f, path), "'%s' must be one line", f->key);
 				bad++;
 			} else if (!text_check(p, f->size >= 256, why, sizeof why)) {
-				diag_add(diag, NCF_ERROR, path, "'%s' must be plain text: %s", f->key, why);
+				diag_add(diag, NCF_ERROR, at_path(at, f, path), "'%s' must be plain text: %s", f->key, why);
 				bad++;
 			}
 			break;
 		case FT_LIST: {
 			const struct vec *v = (const struct vec *)p;
 			if (v->n > SCHEMA_MAX_LIST) {
-				diag_add(diag, NCF_ERROR, path, "more than %d entries in '%s'", SCHEMA_MAX_LIST, f->key);
+				diag_add(diag, NCF_ERROR, at_path(at, f, path), "more than %d entries in '%s'", SCHEMA_MAX_LIST, f->key);
 				bad++;
 				break;
 			}
 			for (j = 0; j < v->n && bad < limit; j++) {
-				char sub[128];
-				snprintf(sub, sizeof sub, "%s%s[%zu].", prefix, f->key, j);
-				bad += check_obj(f->sub, (const char *)v->v + j * f->sub->size, sub, diag, limit - bad);
+				struct at sub = { at, f->key, j, true };
+				bad += check_obj(f->sub, (const char *)v->v + j * f->sub->size, &sub, diag, limit - bad);
 			}
 			break;
 		}
 		case FT_STRUCT: {
-			char sub[128];
-			snprintf(sub, sizeof sub, "%s%s.", prefix, f->key);
-			bad += check_obj(f->sub, p, sub, diag, limit - bad);
+			struct at sub = { at, f->key, 0, false };
+			bad += check_obj(f->sub, p, &sub, diag, limit - bad);
 			break;
 		}
 		}
@@ -530,5 +578,6 @@ static int check_obj(const struct schema *s, const void *obj, const char *prefix
 
 int schema_check(const struct schema *s, const void *obj, const char *prefix, struct ncf_diag *diag, int limit)
 {
-	return check_obj(s, obj, prefix ? prefix : "", diag, limit);
+	struct at top = { NULL, prefix ? prefix : "", 0, false };
+	return check_obj(s, obj, &top, diag, limit);
 }

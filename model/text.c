@@ -69,7 +69,13 @@ bool text_check(const char *s, bool multiline, char *why, size_t whysz)
 	while (s[n])
 		n++;
 	while (i < n) {
-		size_t k = utf8_decode(s + i, n - i, &cp, &fault);
+		size_t k;
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7F) {
+			i++; /* printable ASCII, what names are made of: nothing to decode */
+			chars++;
+			continue;
+		}
+		k = utf8_decode(s + i, n - i, &cp, &fault);
 		if (!k) {
 			snprintf(why, whysz, "not valid UTF-8 (%s 0x%02X at character %zu)", fault, (unsigned char)s[i], chars);
 			return false;

@@ -328,6 +328,15 @@ cp "$BIN" "$TMP/prefix/bin/ncfabric"
 cp share/catalog.yaml "$TMP/prefix/share/ncfabric/catalog.yaml"
 expect "an installed binary" 0 "$TMP/prefix/bin/ncfabric" report --json
 has "it reads the catalog installed beside it" "$TMP/out" "\"catalog\":	\"$TMP/prefix/share/ncfabric/catalog.yaml\""
+# The binary carries the shipped catalog parsed; a catalog file that differs from it is read,
+# wherever it comes from (beside the binary, $NCFABRIC_CATALOG).
+has "the shipped catalog gives the shipped power" "$TMP/out" '"power_W":	26000'
+sed 's/^    power_W: 6500$/    power_W: 7500/' share/catalog.yaml >"$TMP/prefix/share/ncfabric/catalog.yaml"
+expect "a changed catalog beside the binary" 0 "$TMP/prefix/bin/ncfabric" report --json
+has "a changed catalog beside the binary is read" "$TMP/out" '"power_W":	30000'
+expect "a changed \$NCFABRIC_CATALOG" 0 env NCFABRIC_CATALOG="$TMP/prefix/share/ncfabric/catalog.yaml" "$BIN" report --json
+has "a changed \$NCFABRIC_CATALOG is read" "$TMP/out" '"power_W":	30000'
+cp share/catalog.yaml "$TMP/prefix/share/ncfabric/catalog.yaml"
 
 # ---- bash completion, from the command table ----------------------------------------------------
 expect "--completion bash" 0 "$BIN" --completion bash

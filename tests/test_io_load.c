@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "io/builtin.h"
 #include "io/design_io.h"
 #include "io/safetext.h"
 #include "model/inventory.h"
@@ -134,13 +135,111 @@ Test(io, builtin_default_is_the_shipped_reference_case)
 	diag_free(&diag);
 }
 
+/* Elements a and b of schema s are the same bytes, but for where their lists live: each
+ * list inside (also inside a struct they hold) has the same elements, to the byte. */
+static bool same_bytes(const struct schema *s, const void *a, const void *b)
+{
+	unsigned char *x = malloc(s->size), *y = malloc(s->size);
+	size_t k;
+	bool same = true;
+	memcpy(x, a, s->size);
+	memcpy(y, b, s->size);
+	for (k = 0; k < s->nfields && same; k++) {
+		const struct field *f = &s->fields[k];
+		if (f->type == FT_STRUCT) {
+			same = same_bytes(f->sub, (const char *)a + f->off, (const char *)b + f->off);
+			memset(x + f->off, 0, f->sub->size);
+			memset(y + f->off, 0, f->sub->size);
+		} else if (f->type == FT_LIST) {
+			const struct vec *va = (const void *)((const char *)a + f->off), *vb = (const void *)((const char *)b + f->off);
+			size_t j;
+			same = va->n == vb->n;
+			for (j = 0; j < va->n && same; j++)
+				same = same_bytes(f->sub, (const char *)va->v + j * f->sub->size, (const char *)vb->v + j * f->sub->size);
+			memset(x + f->off, 0, sizeof(struct vec));
+			memset(y + f->off, 0, sizeof(struct vec));
+		}
+	}
+	same = same && !memcmp(x, y, s->size);
+	free(x);
+	free(y);
+	return same;
+}
+
 Test(io, builtin_catalog_is_the_shipped_one)
 {
-	struct catalog b;
+	struct catalog b, text;
 	struct ncf_diag diag = { 0 };
+	size_t i;
 	cr_assert(catalog_load_builtin(&b, &diag));
 	cr_assert(schema_equal(&catalog_schema, &b, &shipped));
+	/* The parsed copy is what parsing the embedded text gives, to the byte. */
+	cr_assert(catalog_load_text(ncf_builtin_catalog, ncf_builtin_catalog_len, FMT_YAML, &text, &diag));
+	for (i = 0; i < catalog_schema.nfields; i++) {
+		const struct field *f = &catalog_schema.fields[i];
+		const struct vec *x = field_list(f, &b), *y = field_list(f, &text);
+		size_t j;
+		cr_assert_eq(x->n, y->n, "%s", f->key);
+		for (j = 0; j < x->n; j++)
+			cr_assert(same_bytes(f->sub, (const char *)x->v + j * f->sub->size, (const char *)y->v + j * f->sub->size),
+				  "%s[%zu]", f->key, j);
+	}
+	/* The lists inside parts came with the copy (the shipped cables have orderable lengths). */
+	{
+		size_t with = 0;
+		for (i = 0; i < b.cables.n; i++)
+			with += VEC_AT(b.cables, struct cat_cable, i).lengths.n > 0;
+		cr_assert_gt(with, 0);
+		cr_assert_gt(ncf_builtin_inner_lists, 0);
+	}
+	catalog_free(&text);
 	catalog_free(&b);
+	diag_free(&diag);
+}
+
+/* A catalog file is taken from the parsed copy only when it is the embedded text: a
+ * changed one is read. */
+Test(io, a_changed_catalog_file_is_read)
+{
+	char dir[] = "/tmp/ncf-test-XXXXXX", path[600], source[700];
+	struct catalog c;
+	struct ncf_diag diag = { 0 };
+	const char *old = getenv("NCFABRIC_CATALOG");
+	char *text, *at;
+	size_t len;
+	FILE *f;
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/catalog.yaml", dir);
+	text = file_read("share/catalog.yaml", &len, source, sizeof source);
+	cr_assert_not_null(text);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fwrite(text, 1, len, f);
+	fclose(f);
+	setenv("NCFABRIC_CATALOG", path, 1);
+	cr_assert(catalog_load_shipped(NULL, &c, source, sizeof source, &diag));
+	cr_assert_str_eq(source, path);
+	cr_assert(schema_equal(&catalog_schema, &c, &shipped), "the same bytes: the shipped catalog");
+	catalog_free(&c);
+	at = strstr(text, "name: hgx-a100-8gpu");
+	cr_assert_not_null(at);
+	at = strstr(at, "    power_W: 6500\n");
+	cr_assert_not_null(at);
+	at[13] = '7'; /* 7500 */
+	f = fopen(path, "w");
+	fwrite(text, 1, len, f);
+	fclose(f);
+	cr_assert(catalog_load_shipped(NULL, &c, source, sizeof source, &diag));
+	cr_assert_float_eq(catalog_server(&c, "hgx-a100-8gpu")->power_W, 7500, 1e-9);
+	cr_assert_float_eq(catalog_server(&shipped, "hgx-a100-8gpu")->power_W, 6500, 1e-9);
+	catalog_free(&c);
+	if (old)
+		setenv("NCFABRIC_CATALOG", old, 1);
+	else
+		unsetenv("NCFABRIC_CATALOG");
+	unlink(path);
+	rmdir(dir);
+	free(text);
 	diag_free(&diag);
 }
 

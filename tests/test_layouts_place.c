@@ -160,3 +160,92 @@ Test(place, routes_join_blocks_and_label_count_speed_ratio)
 	design_free(&d);
 	catalog_free(&cat);
 }
+
+/* 300 pods, each on its own leaf, under one spine: a row shows what fits and "+N more";
+ * bundles between the same two rows take distinct crossing rows in design order; a bundle
+ * with a hidden end is not drawn and has no label; a pinned block keeps its place and the
+ * others flow around it. */
+Test(place, many_groups_rows_and_hidden_bundles)
+{
+	struct design d;
+	struct placement p;
+	struct catalog cat;
+	char name[32], leaf[32];
+	size_t i, shown = 0, hidden = 0;
+	int k, *ylo, *yhi;
+	fx_catalog(&cat);
+	design_init(&d);
+	add_switch(&d, "spine", ROLE_SPINE, 4);
+	for (k = 0; k < 300; k++) {
+		struct server_group *g = vec_push(&d.servers, sizeof *g);
+		struct bundle *b;
+		snprintf(name, sizeof name, "pod%d", k);
+		snprintf(leaf, sizeof leaf, "leaf%d", k);
+		SETS(g->name, name);
+		g->count = 4;
+		SETS(g->gpu, "h100");
+		g->id = d.next_id++;
+		add_switch(&d, leaf, ROLE_LEAF, 1);
+		b = vec_push(&d.bundles, sizeof *b);
+		SETS(b->from, name);
+		SETS(b->to, leaf);
+		b->links_each = 4;
+		b->wiring = WIRE_TOR;
+		b = vec_push(&d.bundles, sizeof *b);
+		SETS(b->from, leaf);
+		SETS(b->to, "spine");
+		b->links_each = 2;
+	}
+	{
+		struct position *pos = vec_push(&d.canvas.positions, sizeof *pos);
+		SETS(pos->block, "pod7");
+		pos->x = 40;
+		pos->y = 30;
+	}
+	place_design(&d, 120, 40, &p);
+	place_routes(&d, &cat, &p);
+	no_overlap(&p);
+	cr_assert_eq(placement_find(&p, "pod7")->x, 40, "pinned");
+	cr_assert_eq(placement_find(&p, "pod7")->y, 30);
+	cr_assert_eq(p.routes.n, 600);
+	for (i = 0; i < p.routes.n; i++) {
+		const struct route *r = &VEC_AT(p.routes, struct route, i);
+		const struct block *lo = placement_find(&p, r->from), *hi = placement_find(&p, r->to);
+		cr_assert_eq(r->hidden, lo->w == 0 || hi->w == 0, "route %zu", i);
+		if (r->hidden) {
+			cr_expect_str_eq(r->label, "", "a hidden bundle has no label");
+			hidden++;
+		} else {
+			cr_expect_neq(r->label[0], '\0', "route %zu is labelled", i);
+			shown++;
+		}
+	}
+	cr_assert_gt(shown, 0);
+	cr_assert_gt(hidden, 0);
+	/* Bundles between the same two rows split the gap between them in design order: each
+	 * crossing as counting them one by one gives it. */
+	ylo = calloc(p.routes.n, sizeof *ylo);
+	yhi = calloc(p.routes.n, sizeof *yhi);
+	for (i = 0; i < p.routes.n; i++) {
+		ylo[i] = placement_find(&p, VEC_AT(p.routes, struct route, i).from)->y;
+		yhi[i] = placement_find(&p, VEC_AT(p.routes, struct route, i).to)->y;
+	}
+	for (i = 0; i < p.routes.n; i++) {
+		const struct route *r = &VEC_AT(p.routes, struct route, i);
+		int idx = 0, n = 0, gap, want;
+		size_t j;
+		for (j = 0; j < p.routes.n; j++)
+			if (ylo[j] == ylo[i] && yhi[j] == yhi[i]) {
+				idx += j < i;
+				n++;
+			}
+		gap = r->y1 - r->y2 + 1;
+		want = gap > 0 ? r->y2 + gap * (idx + 1) / (n + 1) : r->y2;
+		cr_expect_eq(r->ymid, want > r->y1 ? r->y1 : want, "route %zu: %d of %d between its rows", i, idx, n);
+	}
+	free(ylo);
+	free(yhi);
+	placement_free(&p);
+	design_free(&d);
+	catalog_free(&cat);
+}

@@ -1,5 +1,6 @@
 #include <criterion/criterion.h>
 #include "fixtures.h"
+#include "model/strmap.h"
 #include "model/cmd.h"
 #include "model/inventory.h"
 
@@ -214,4 +215,27 @@ Test(design, name_lookups_on_many_groups_stay_right)
 		cr_expect(named, "the repeat names the first");
 	}
 	design_free(&big);
+}
+
+/* The names map keeps the first value of a name, finds every name among thousands, and
+ * misses names it does not hold. */
+Test(design, strmap_first_of_each_name)
+{
+	struct strmap m;
+	char names[3000][16];
+	int i;
+	strmap_init(&m, 4); /* grows */
+	for (i = 0; i < 3000; i++) {
+		snprintf(names[i], sizeof names[i], "%s%d", i % 2 ? "leaf" : "pod", i / 2);
+		cr_assert_eq(strmap_add(&m, names[i], i), i);
+	}
+	cr_assert_eq(strmap_add(&m, "pod7", 99), 14, "the first pod7 stays");
+	for (i = 0; i < 3000; i++)
+		cr_assert_eq(strmap_get(&m, names[i]), i, "%s", names[i]);
+	cr_assert_eq(strmap_get(&m, "pod1500"), -1);
+	cr_assert_eq(strmap_get(&m, ""), -1);
+	strmap_set(&m, "pod7", 5);
+	cr_assert_eq(strmap_get(&m, "pod7"), 5);
+	cr_assert_eq(m.n, 3000);
+	strmap_free(&m);
 }

@@ -284,13 +284,31 @@ Test(screen, lesson_pages_build_and_fill_every_field)
 	app_free(&app);
 }
 
+/* The inventory (its cable plan walks every link) is made when a view asks for it, not on
+ * every edit; asked after an edit it is the edited design's, and the compare view (the
+ * one view that shows it) gets it current with each edit. */
+Test(screen, inventory_made_when_asked)
+{
+	open_app("share/examples/dgx-h100-1su.yaml");
+	free(screen(":select dgx\n:set count 30", 80, 24));
+	cr_assert_not(app.inv_of_valid, "no view showed the inventory: it was not made");
+	cr_assert_eq(app_inventory(&app)->servers, 30);
+	cr_assert(app.inv_of_valid);
+	free(screen(":set count 28", 80, 24));
+	cr_assert_eq(app_inventory(&app)->servers, 28, "asked after an edit: the edited design's");
+	free(screen(":pin\n:set count 26", 80, 24));
+	cr_assert_eq(app.inv.servers, 26, "with a design pinned, each edit makes it for the compare view");
+	cr_assert_eq(app.cmp_b[0].value, 26 * 8, "%g", app.cmp_b[0].value);
+	app_free(&app);
+}
+
 Test(screen, template_and_select_commands)
 {
 	char *t;
 	const struct schema *sch = NULL;
 	open_app(NULL);
 	free(screen(":template superpod units=2 generation=ndr", 80, 24));
-	cr_assert_eq(app.inv.servers, 64);
+	cr_assert_eq(app_inventory(&app)->servers, 64);
 	free(screen(":select leaf->spine", 80, 24));
 	cr_assert_not_null(ed_object_const(&app.design, app.selected, &sch));
 	cr_assert_eq(sch, &bundle_schema, "the bundle is selected");
@@ -302,7 +320,7 @@ Test(screen, template_and_select_commands)
 	t = screen(":template superpod units=9999", 80, 24);
 	cr_assert(app.msg_error, "%s", app.msg);
 	free(t);
-	cr_assert_eq(app.inv.servers, 64, "a bad template setting changes nothing");
+	cr_assert_eq(app_inventory(&app)->servers, 64, "a bad template setting changes nothing");
 	app_free(&app);
 }
 

@@ -295,26 +295,15 @@ void app_free(struct app *app)
 	diag_free(&app->load_errors);
 	template_forget(app);
 	if (app->stash.active) {
-		struct editor e;
-		ed_init(&e, &app->stash.design, app->shipped);
-		e.undo = app->stash.undo;
-		e.redo = app->stash.redo;
-		ed_free(&e);
+		ed_history_free(&app->stash.hist);
 		design_free(&app->stash.design);
 		if (app->stash.saved_valid)
 			design_free(&app->stash.saved);
 	}
 }
 
-void app_recompute(struct app *app)
+const struct inventory *app_inventory(struct app *app)
 {
-	recover_app_begin(app); /* a signal while the model computes still saves the work */
-	catalog_free(&app->catalog);
-	diag_clear(&app->problems);
-	design_catalog(&app->design, app->shipped, &app->catalog);
-	design_check(&app->design, &app->catalog, &app->problems);
-	/* The inventory walks every link (the cable plan): only when an edit changes what it
-	 * is built from, not for the job, the fabric options, the size or the canvas. */
 	if (!app->inv_of_valid || !inventory_same_inputs(&app->inv_of, &app->design)) {
 		inventory_free(&app->inv);
 		inventory_compute(&app->design, &app->catalog, &app->inv);
@@ -323,6 +312,21 @@ void app_recompute(struct app *app)
 		design_copy(&app->inv_of, &app->design);
 		app->inv_of_valid = true;
 	}
+	return &app->inv;
+}
+
+void app_recompute(struct app *app)
+{
+	recover_app_begin(app); /* a signal while the model computes still saves the work */
+	diag_clear(&app->problems);
+	/* The editor checked the design once when it changed: every view shares that (the
+	 * catalog copied again only when the editor made it again). */
+	if (app->catalog_serial != ed_catalog_serial(&app->ed)) {
+		catalog_free(&app->catalog);
+		schema_copy(&catalog_schema, &app->catalog, ed_catalog(&app->ed));
+		app->catalog_serial = ed_catalog_serial(&app->ed);
+	}
+	diag_append(&app->problems, ed_problems(&app->ed));
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
 	{
@@ -371,7 +375,11 @@ void app_layout(struct app *app, int w, int h)
 	app->canvas_h = ch;
 	/* Inside the canvas's frame. */
 	place_design(&app->design, cw - 2, ch - 2, &app->place);
-	place_routes(&app->design, &app->catalog, &app->place);
+	{
+		const long *down, *up;
+		ed_ports(&app->ed, &down, &up);
+		place_routes_ports(&app->design, &app->catalog, down, up, &app->place);
+	}
 }
 
 void app_settle(struct app *app, unsigned chg)

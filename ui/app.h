@@ -183,9 +183,12 @@ struct app {
 	struct design design;
 	struct editor ed;
 	const struct catalog *shipped;
-	struct catalog catalog;       /* shipped + the design's overrides */
+	struct catalog catalog;       /* shipped + the design's overrides (the editor's, copied) */
+	unsigned long catalog_serial; /* ed_catalog_serial of that copy; 0: none yet */
+	/* The inventory walks every link (the cable plan): made when a view reads it
+	 * (app_inventory), not on every edit; inv_of is the design it was made for. */
 	struct inventory inv;
-	struct design inv_of;         /* the design inv was computed for (valid when inv_of_valid) */
+	struct design inv_of;         /* valid when inv_of_valid */
 	bool inv_of_valid;
 	struct ncf_diag problems;
 	struct metrics metrics;       /* the model's numbers, recomputed on every edit */
@@ -246,7 +249,7 @@ struct app {
 		bool active;
 		struct design design, saved;
 		bool saved_valid;
-		struct vec undo, redo;
+		struct ed_history hist;
 		int generation, saved_generation, selected;
 		char file[1024];
 		bool builtin;
@@ -306,6 +309,10 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 void app_free(struct app *app);
 /* Recompute the model's numbers (after CHG_MODEL). */
 void app_recompute(struct app *app);
+/* The inventory of the design on screen (app->inv), made again first when an edit changed
+ * what it is built from since it was last made (not for the job, the fabric options, the
+ * size or the canvas). Only the views that show it ask (the compare view's headlines). */
+const struct inventory *app_inventory(struct app *app);
 /* Place the canvas for a screen of w x h (after CHG_LAYOUT or a resize). */
 void app_layout(struct app *app, int w, int h);
 bool app_dirty(const struct app *app);

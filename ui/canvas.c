@@ -274,8 +274,8 @@ unsigned app_mouse(struct app *app, int kind, int x, int y)
 		for (i = 0; i < app->place.routes.n; i++) {
 			const struct route *r = &VEC_AT(app->place.routes, struct route, i);
 			size_t k;
-			if (y != r->ly || x < r->lx || x >= r->lx + (int)strlen(r->label) + 1)
-				continue;
+			if (r->hidden || y != r->ly || x < r->lx || x >= r->lx + (int)strlen(r->label) + 1)
+				continue; /* hidden bundles are not drawn: nothing to click */
 			for (k = 0; k < app->design.bundles.n; k++)
 				if (!strcmp(DESIGN_BUNDLE(&app->design, k)->from, r->from) &&
 				    !strcmp(DESIGN_BUNDLE(&app->design, k)->to, r->to)) {

@@ -25,7 +25,7 @@ void compare_refresh(struct app *app)
 		recover_compute_end();
 		app->cmp_bytes = app->bytes;
 	}
-	headlines_collect(&app->inv, &app->metrics, app->design.job.algo, app->cmp_b, HEADLINES_MAX);
+	headlines_collect(app_inventory(app), &app->metrics, app->design.job.algo, app->cmp_b, HEADLINES_MAX);
 	design_diff(&app->pin, &app->design, &app->cmp_changes);
 }
 

@@ -154,10 +154,7 @@ static void lesson_begin(struct app *app)
 		return;
 	app->stash.design = app->design;
 	design_copy(&app->design, &app->stash.design);
-	app->stash.undo = app->ed.undo;
-	app->stash.redo = app->ed.redo;
-	memset(&app->ed.undo, 0, sizeof app->ed.undo);
-	memset(&app->ed.redo, 0, sizeof app->ed.redo);
+	ed_history_take(&app->ed, &app->stash.hist);
 	app->stash.generation = app->ed.generation;
 	app->stash.saved = app->saved;
 	app->stash.saved_valid = app->saved_valid;
@@ -183,8 +180,7 @@ unsigned lesson_end(struct app *app)
 	design_free(&app->design);
 	app->design = app->stash.design;
 	ed_init(&app->ed, &app->design, app->shipped);
-	app->ed.undo = app->stash.undo;
-	app->ed.redo = app->stash.redo;
+	ed_history_put(&app->ed, &app->stash.hist);
 	app->ed.generation = app->stash.generation;
 	if (app->saved_valid)
 		design_free(&app->saved);

@@ -946,8 +946,11 @@ int main(int argc, char **argv)
 	const char *file = NULL;
 	int ch, rc;
 
-	setlocale(LC_ALL, "");
-	setlocale(LC_NUMERIC, "C"); /* files always use a decimal point */
+	/* The user's character set (line drawing, wide characters) and messages (strerror);
+	 * numbers, times and everything else stay in the C locale: files always use a decimal
+	 * point. Only the categories used are loaded (each is files to read at every start). */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	/* Line drawing: UTF-8 when the locale is, ASCII otherwise (or with --ascii). */
 	topts.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	memset(&x, 0, sizeof x);
