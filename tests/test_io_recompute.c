@@ -93,7 +93,7 @@ static double cold_ms(const struct design *d, const struct catalog *cat)
 	return best;
 }
 
-Test(recompute, largest_templates_within_16ms, .timeout = 120)
+Test(recompute, largest_templates_within_16ms)
 {
 	static const char *const sets[][3] = {
 		{ "fat-tree", "k=128", NULL },
@@ -133,7 +133,7 @@ Test(recompute, largest_templates_within_16ms, .timeout = 120)
 	}
 }
 
-Test(recompute, fuzz_designs_within_16ms, .timeout = 300)
+Test(recompute, fuzz_designs_within_16ms)
 {
 	DIR *dir = opendir("tests/fuzz/regressions/model");
 	struct dirent *e;
