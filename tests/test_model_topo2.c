@@ -818,38 +818,37 @@ Test(topo2, nccl_proto_forced_for_the_job)
 	design_free(&one);
 }
 
+/* n servers on n leaves (one each), the leaves spread over n spines with 2 uplinks. */
+static void spread_leaves(struct design *d, int n)
+{
+	design_init(d);
+	SETS(d->name, "spread");
+	add_servers(d, "a", n, "h100", 8, "cx7-400", 1);
+	add_switches(d, "leaf", ROLE_LEAF, n, "sw64x400");
+	add_switches(d, "spine", ROLE_SPINE, n, "sw64x400");
+	add_bundle(d, "a", "leaf", 1, WIRE_TOR);
+	add_bundle(d, "leaf", "spine", 2, WIRE_SPREAD);
+	job(d);
+}
+
 /* Spread wiring whose links neither reach every switch nor divide them (2 links over 5
  * spines): leaf p reaches spines 2p, 2p+1 (mod 5), so leaves 0 and 1 share none; a Clos
  * routes only through a switch both reach. The engine computes it as one component and says
  * that this overstates it. */
 Test(topo2, spread_that_leaves_neighbours_apart_is_a_warning)
 {
+	static const char *const text = "leaves neighbours with no switch in common: computed as one component, which "
+					"overstates it (make the links divide the switches)";
 	struct design d;
-	design_init(&d);
-	SETS(d.name, "spread5");
-	add_servers(&d, "a", 5, "h100", 8, "cx7-400", 1);
-	add_switches(&d, "leaf", ROLE_LEAF, 5, "sw64x400");
-	add_switches(&d, "spine", ROLE_SPINE, 5, "sw64x400");
-	add_bundle(&d, "a", "leaf", 1, WIRE_TOR);
-	add_bundle(&d, "leaf", "spine", 2, WIRE_SPREAD);
-	job(&d);
+	char want[256];
+	spread_leaves(&d, 5);
 	metrics_compute(&d, &cat, GiB, 0, &ma);
-	cr_assert(has_problem(&ma, NCF_WARNING, "bundles[1]",
-			      "spread wiring of 2 links over 5 switches leaves neighbours with no switch in common: computed as "
-			      "one component, which overstates it (make the links divide the switches)"));
+	snprintf(want, sizeof want, "spread wiring of 2 links over 5 switches %s", text);
+	cr_assert(has_problem(&ma, NCF_WARNING, "bundles[1]", want));
 	design_free(&d);
 	/* 2 links over 4 spines divide: two components, no warning. */
-	design_init(&d);
-	SETS(d.name, "spread4");
-	add_servers(&d, "a", 4, "h100", 8, "cx7-400", 1);
-	add_switches(&d, "leaf", ROLE_LEAF, 4, "sw64x400");
-	add_switches(&d, "spine", ROLE_SPINE, 4, "sw64x400");
-	add_bundle(&d, "a", "leaf", 1, WIRE_TOR);
-	add_bundle(&d, "leaf", "spine", 2, WIRE_SPREAD);
-	job(&d);
+	spread_leaves(&d, 4);
 	metrics_compute(&d, &cat, GiB, 0, &ma);
-	cr_assert_not(has_problem(&ma, NCF_WARNING, "bundles[1]",
-				  "spread wiring of 2 links over 4 switches leaves neighbours with no switch in common: computed "
-				  "as one component, which overstates it (make the links divide the switches)"));
+	cr_assert_not(has_problem(&ma, NCF_WARNING, "bundles[1]", text));
 	design_free(&d);
 }
