@@ -2,6 +2,7 @@
 #include "io/codec.h"
 #include "io/units.h"
 #include "io/safetext.h"
+#include "io/failreport.h"
 #include "model/alloc.h"
 #include <cJSON.h>
 #include <string.h>
@@ -229,6 +230,8 @@ char *report_json(const struct report_in *r)
 	cJSON_AddNumberToObject(root, "warnings", r->problems->n_warnings);
 	if (r->metrics)
 		report_model_json(root, r);
+	if (r->failure && r->fail_before)
+		cJSON_AddItemToObject(root, "failure", failure_json(r->fail_before, r->failure));
 
 	return json_print_free(root);
 }

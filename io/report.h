@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "model/inventory.h"
 #include "model/metrics.h"
+#include "model/failure.h"
 
 struct report_in {
 	const struct design *design;
@@ -17,6 +18,9 @@ struct report_in {
 	const struct ncf_diag *problems; /* of design_check */
 	const struct metrics *metrics;
 	bool sweep;                     /* add nccl-tests-style tables over sizes */
+	/* --fail: the failure's outcome and the intact design's point (JSON adds "failure") */
+	const struct fail_point *fail_before;
+	const struct fail_outcome *failure;
 };
 
 void report_text(FILE *out, const struct report_in *r);

@@ -597,5 +597,53 @@ python3 -c 'import json,sys; f=lambda p: json.load(open(p))["collectives"]["allr
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["speedup"]["speedup"]; assert 20 < s < 30, s' "$TMP/a.json" \
 	&& ok "four groups of one server are networked (not 32 of 32)" || bad "four groups of one server are networked (not 32 of 32)"
 
+# ---- failures (report --fail, failures) -------------------------------------------------
+expect "report --fail a spine" 0 "$BIN" report tests/data/fail-8spine.yaml --fail switch:spine
+has "--fail: the change" "$TMP/out" "'spine': 8 -> 7 switches; leaf->spine: 8 -> 7 links per switch"
+has "--fail: the ECMP group shrinks" "$TMP/out" "'leaf'                     8 -> 7 uplinks per switch"
+has "--fail: bisection 800 -> 700" "$TMP/out" "bisection GB/s                    800.0        700.0    -12.5%"
+has "--fail: the fabric reroutes" "$TMP/out" "response   reroute"
+expect "report --fail a rail leaf" 0 "$BIN" report share/examples/dgx-h100-1su.yaml --fail switch:leaf
+has "--fail rail: 7 rails" "$TMP/out" "rails                      8 -> 7 wired NIC ports per node"
+has "--fail rail: ceiling 400 -> 350" "$TMP/out" "network ceiling GB/s/node         400.0        350.0    -12.5%"
+has "--fail rail: NCCL does not fail over" "$TMP/out" "nccl#998"
+expect "report --fail --json" 0 "$BIN" report share/examples/dgx-h100-1su.yaml --json --fail nic:dgx
+python3 - "$TMP/out" <<'PY' && ok "report --fail --json: failure keys, 8 -> 7 rails, 30.06 s" || bad "report --fail --json keys"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = r["failure"]
+assert "inventory" in r and f["spec"] == "nic:dgx" and f["kind"] == "nic" and f["modelled"]
+assert f["response"] == "job-fails" and abs(f["detect_s"] - 4.096e-6 * 2**20 * 7) < 1e-9, f["detect_s"]
+assert f["before"]["rails"] == 8 and f["after"]["rails"] == 7
+assert f["before"]["node_ceiling_GBps"] == 400 and f["after"]["node_ceiling_GBps"] == 350
+assert f["shrinks"][0] == {"what": "rails", "group": "", "before": 8, "after": 7, "ecmp": False}, f["shrinks"]
+for k in ("change", "nccl", "caveat", "port_failover", "tokens_loss", "step_ratio"):
+    assert k in f, k
+for k in ("allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"):
+    p = f["after"]["patterns"][k]
+    assert set(p) == {"available", "algorithm", "busbw_GBps"}, p
+PY
+expect "--fail with a bad spec" 2 "$BIN" report --fail spine
+has "--fail bad spec message" "$TMP/err" "ncfabric: report --fail: 'spine' has no kind: expected switch:GROUP, group:GROUP, nic:SERVERGROUP or link:FROM->TO[:N]"
+expect "--fail with an unknown group" 2 "$BIN" report tests/data/fail-8spine.yaml --fail switch:core
+has "--fail unknown group message" "$TMP/err" "ncfabric: tests/data/fail-8spine.yaml: --fail switch:core: switch: no switch group 'core'"
+expect "--fail that is not a whole-group change" 2 "$BIN" report tests/data/tor-2to1.yaml --fail "link:leaf->spine:17"
+has "--fail too many links" "$TMP/err" "bundle leaf->spine has 16 links per switch, not 17"
+expect "failures" 0 "$BIN" failures tests/data/fail-8spine.yaml
+has "failures: a ToR leaf costs its servers" "$TMP/out" "     3 switch:leaf                  job-fails      203.61     5150037    20.5%"
+has "failures: the spines are rerouted" "$TMP/out" "switch:spine                 reroute"
+expect "failures --json" 0 "$BIN" failures --json tests/data/fail-8spine.yaml
+python3 - "$TMP/out" <<'PY' && ok "failures --json: 7 ranked, the first stops the job" || bad "failures --json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = r["failures"]
+assert len(f) == 7 and [x["rank"] for x in f] == list(range(1, 8))
+assert f[0]["tokens_loss"] == 1 and "before" not in f[0] and r["intact"]["gpus"] == 256
+assert sorted(x["spec"] for x in f) == sorted(["nic:gpu", "switch:leaf", "group:leaf", "switch:spine", "group:spine", "link:gpu->leaf", "link:leaf->spine"])
+PY
+expect "failures of the built-in default" 0 "$BIN" failures
+has "failures: reference case NIC" "$TMP/out" "nic:a100"
+expect "failures: one design at a time" 2 "$BIN" failures a.yaml b.yaml
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

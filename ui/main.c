@@ -9,6 +9,8 @@
 #include "io/design_io.h"
 #include "io/diff.h"
 #include "io/report.h"
+#include "io/failreport.h"
+#include "model/alloc.h"
 #include "io/safetext.h"
 #include "io/codec.h"
 #include "io/units.h"
@@ -190,8 +192,14 @@ static bool gpus_option(const char *cmd, const char *text, long *gpus)
 
 static const struct option report_longs[] = {
 	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
-	{ "gpus", required_argument, NULL, 'g' }, { "sweep", no_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
+	{ "gpus", required_argument, NULL, 'g' }, { "sweep", no_argument, NULL, 'S' },
+	{ "fail", required_argument, NULL, 'F' }, { NULL, 0, NULL, 0 },
 };
+
+static const char *shown_name(const char *file)
+{
+	return file ? (strcmp(file, "-") ? file : "(standard input)") : "(built-in default)";
+}
 
 static int cmd_report(struct ctx *x, int argc, char **argv)
 {
@@ -207,6 +215,10 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	struct ncf_diag problems = { 0 };
 	static struct metrics met;
 	struct report_in r;
+	struct fail_spec fspec;
+	static struct fail_outcome fout;
+	struct fail_point fbefore;
+	bool fail = false;
 	int ch, rc;
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
@@ -217,6 +229,11 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 			break;
 		case 'S':
 			sweep = true;
+			break;
+		case 'F':
+			if (!fail_parse(optarg, &fspec, err, sizeof err))
+				return usage_error("report --fail: %s", err);
+			fail = true;
 			break;
 		case 's':
 			if (!parse_size(optarg, &size, err, sizeof err))
@@ -252,6 +269,23 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	workload_problems(&met.work, &problems);
+	memset(&r, 0, sizeof r);
+	if (fail) {
+		char name[160];
+		fail_point_from(&met, d.job.algo, &fbefore);
+		fail_evaluate(&d, &cat, &fspec, size, (int)gpus, &fbefore, &fout);
+		if (!fout.ok) {
+			safe_eprintf(stderr, "ncfabric: %s: --fail %s: %s\n", shown_name(file),
+				     fail_name(&fspec, name, sizeof name), fout.why);
+			inventory_free(&inv);
+			diag_free(&problems);
+			catalog_free(&cat);
+			design_free(&d);
+			return EXIT_USAGE;
+		}
+		r.fail_before = &fbefore;
+		r.failure = &fout;
+	}
 	r.design = &d;
 	r.catalog = &cat;
 	r.catalog_source = x->catalog_source;
@@ -267,11 +301,102 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		else
 			rc = EXIT_FAIL;
 		free(s);
+	} else if (fail) {
+		failure_text(stdout, r.file, &d, &fbefore, &fout);
 	} else {
 		report_text(stdout, &r);
 	}
 	inventory_free(&inv);
 	diag_free(&problems);
+	catalog_free(&cat);
+	design_free(&d);
+	if (fflush(stdout) != 0)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
+/* ---- failures (N-1) ---------------------------------------------------------------------------- */
+
+static const struct option failures_longs[] = {
+	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
+	{ "gpus", required_argument, NULL, 'g' }, { NULL, 0, NULL, 0 },
+};
+
+static int cmd_failures(struct ctx *x, int argc, char **argv)
+{
+	const struct subcommand *me = find_subcommand("failures");
+	const char *file = NULL;
+	bool json = false;
+	double size = 1024.0 * 1024 * 1024;
+	long gpus = 0;
+	char err[200];
+	struct design d;
+	struct catalog cat;
+	struct metrics *met;
+	struct fail_point before;
+	struct fail_spec *specs;
+	struct fail_outcome *out;
+	int ch, rc, n, i;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 'j':
+			json = true;
+			break;
+		case 's':
+			if (!parse_size(optarg, &size, err, sizeof err))
+				return usage_error("failures --size: %s", err);
+			break;
+		case 'g':
+			if (!gpus_option("failures", optarg, &gpus))
+				return EXIT_USAGE;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if ((rc = one_operand("failures", argc, argv, &file)) != EXIT_OK)
+		return rc;
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
+	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
+		return rc;
+	design_catalog(&d, &x->shipped, &cat);
+	met = xmalloc(sizeof *met);
+	metrics_compute(&d, &cat, size, (int)gpus, met);
+	if (met->work.job_error) {
+		struct ncf_diag bad = { 0 };
+		workload_problems(&met->work, &bad);
+		diag_print(stderr, shown_name(file), &bad, false);
+		diag_free(&bad);
+		free(met);
+		catalog_free(&cat);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	fail_point_from(met, d.job.algo, &before);
+	free(met);
+	n = fail_enumerate(&d, &cat, NULL, 0);
+	specs = xcalloc((size_t)(n > 0 ? n : 1), sizeof *specs);
+	out = xcalloc((size_t)(n > 0 ? n : 1), sizeof *out);
+	fail_enumerate(&d, &cat, specs, n);
+	for (i = 0; i < n; i++)
+		fail_evaluate(&d, &cat, &specs[i], size, (int)gpus, &before, &out[i]);
+	fail_rank(out, n);
+	rc = EXIT_OK;
+	if (json) {
+		char *s = failures_json(shown_name(file), &d, &before, out, n);
+		if (s)
+			fputs(s, stdout);
+		else
+			rc = EXIT_FAIL;
+		free(s);
+	} else {
+		failures_text(stdout, shown_name(file), &d, &before, out, n);
+	}
+	free(specs);
+	free(out);
 	catalog_free(&cat);
 	design_free(&d);
 	if (fflush(stdout) != 0)
@@ -677,14 +802,23 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 /* ---- the table ------------------------------------------------------------------------------- */
 
 static const struct subcommand subcommands[] = {
-	{ "report", "[FILE] [--json] [--size BYTES] [--gpus N] [--sweep]",
-	  "inventory, problems, bandwidth per pattern and algorithm, speedup, bottleneck and advice", "hjs:g:S",
+	{ "report", "[FILE] [--json] [--size BYTES] [--gpus N] [--sweep] [--fail SPEC]",
+	  "inventory, problems, bandwidth per pattern and algorithm, speedup, bottleneck and advice", "hjs:g:SF:",
 	  report_longs,
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
 	  "  -s, --size BYTES    the message size (K, M, G are powers of 1024; default 1G)\n"
 	  "  -g, --gpus N        the job on its first N GPUs: tp, pp, cp, ep kept, DP = N / (tp pp cp)\n"
-	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n",
+	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n"
+	  "  -F, --fail SPEC     what a failure costs, before and after: switch:GROUP (one switch),\n"
+	  "                      group:GROUP (the whole switch group), nic:SERVERGROUP (one NIC per\n"
+	  "                      server), link:FROM->TO[:N] (N links of one member; quote the '>')\n",
 	  "design", cmd_report },
+	{ "failures", "[FILE] [--json] [--size BYTES] [--gpus N]",
+	  "every single failure (N-1) ranked by what it costs the job", "hjs:g:", failures_longs,
+	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
+	  "  -s, --size BYTES    the message size of the busbw numbers (default 1G)\n"
+	  "  -g, --gpus N        the job on its first N GPUs\n",
+	  "design", cmd_failures },
 	{ "new", "--template NAME [--set KEY=VALUE]... [-o FILE]",
 	  "a design from a template (standard output without -o)", "ht:o:", new_longs,
 	  "  -t, --template NAME a template (ncfabric templates lists them)\n"

@@ -202,7 +202,7 @@ int fuzz_pipeline(const uint8_t *data, size_t size)
 	design_catalog(&d, shipped(), &cat);
 	inventory_compute(&d, &cat, &inv);
 	metrics_compute(&d, &cat, ldexp(1.0, data[0] % 35), 0, &m);
-	r = (struct report_in){ &d, &cat, "built-in", "fuzz.yaml", &inv, &problems, &m, (data[0] & 2) != 0 };
+	r = (struct report_in){ &d, &cat, "built-in", "fuzz.yaml", &inv, &problems, &m, (data[0] & 2) != 0, NULL, NULL };
 	report_text(null, &r);
 	free(report_json(&r));
 	diag_print(null, "fuzz.yaml", &problems, true);
