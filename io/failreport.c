@@ -115,6 +115,8 @@ static void failure_text_raw(FILE *out, const char *file, const struct design *d
 	}
 	if (before->valid && a->valid)
 		fprintf(out, "  the job loses %.1f%% of its tokens/s (step time x %.4f)\n", 100 * o->tokens_loss, o->step_gain);
+	else if (o->by_busbw)
+		fprintf(out, "  AllReduce loses %.1f%% of its busbw (the design has no job to time)\n", 100 * o->tokens_loss);
 	n = fail_shrinks(before, a, sh, 24);
 	fprintf(out, "\nShrinks\n");
 	if (!n)
@@ -179,6 +181,7 @@ struct cJSON *failure_json(const struct fail_point *before, const struct fail_ou
 	cJSON_AddItemToObject(root, "before", point_json(before));
 	cJSON_AddItemToObject(root, "after", point_json(&o->after));
 	cJSON_AddNumberToObject(root, "tokens_loss", o->tokens_loss);
+	cJSON_AddStringToObject(root, "ranked_by", o->by_busbw ? "allreduce_busbw" : "tokens_per_s");
 	cJSON_AddNumberToObject(root, "step_ratio", o->step_gain);
 	arr = cJSON_AddArrayToObject(root, "shrinks");
 	n = fail_shrinks(before, &o->after, sh, 24);
@@ -205,14 +208,20 @@ static void failures_text_raw(FILE *out, const char *file, const struct design *
 			before->step_ms, before->tokens_per_s, before->speedup, before->gpus, 100 * before->efficiency);
 	else
 		fprintf(out, "  intact: the job has no step time: %s\n\n", before->why);
-	fprintf(out, "  %4s %-28s %-10s %10s %11s %8s\n", "rank", "failure", "response", "step ms", "tokens/s", "lost");
+	if (!before->valid && before->avail[COLL_ALLREDUCE])
+		fprintf(out, "  ranked by AllReduce busbw lost (%.2f GB/s intact)\n\n", before->busbw[COLL_ALLREDUCE]);
+	fprintf(out, "  %4s %-28s %-10s %10s %11s %8s\n", "rank", "failure", "response", "step ms",
+		before->valid || !before->avail[COLL_ALLREDUCE] ? "tokens/s" : "AR busbw", "lost");
 	for (i = 0; i < n; i++) {
 		const struct fail_outcome *x = &o[i];
 		fail_name(&x->spec, name, sizeof name);
 		if (!x->ok)
 			continue;
 		k++;
-		if (x->after.valid)
+		if (x->by_busbw && x->tokens_loss < 1)
+			fprintf(out, "  %4d %-28s %-10s %10s %11.2f %7.1f%%\n", k, name, fail_response_names[x->effect.response],
+				"-", x->after.busbw[COLL_ALLREDUCE], 100 * x->tokens_loss);
+		else if (x->after.valid)
 			fprintf(out, "  %4d %-28s %-10s %10.2f %11.0f %7.1f%%\n", k, name,
 				fail_response_names[x->effect.response], x->after.step_ms, x->after.tokens_per_s,
 				100 * x->tokens_loss);

@@ -613,6 +613,12 @@ void fail_evaluate(const struct design *d, const struct catalog *cat, const stru
 		if (out->after.valid && before->valid && before->tokens_per_s > 0) {
 			out->tokens_loss = 1 - out->after.tokens_per_s / before->tokens_per_s;
 			out->step_gain = before->step_ms > 0 ? out->after.step_ms / before->step_ms : 0;
+		} else if (!before->valid && before->avail[COLL_ALLREDUCE] && before->busbw[COLL_ALLREDUCE] > 0) {
+			/* No job to lose tokens: rank by what AllReduce loses. */
+			out->by_busbw = true;
+			out->tokens_loss = out->after.avail[COLL_ALLREDUCE] && out->after.connected
+						   ? 1 - out->after.busbw[COLL_ALLREDUCE] / before->busbw[COLL_ALLREDUCE]
+						   : 1;
 		} else {
 			out->tokens_loss = 1;
 		}

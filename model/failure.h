@@ -119,7 +119,10 @@ struct fail_outcome {
 	char why[320];
 	struct fail_effect effect;
 	struct fail_point after;
-	double tokens_loss;           /* share of the tokens/s lost, 0..1 (1: the job cannot run) */
+	double tokens_loss;           /* share of the tokens/s lost, 0..1 (1: the job cannot run);
+				       * with no job on the intact design, the share of AllReduce's
+				       * busbw lost instead (by_busbw) */
+	bool by_busbw;
 	double step_gain;             /* after / before step time (0 when it cannot run) */
 };
 /* Apply s to d and compute the design left (bytes and gpus as metrics_compute takes

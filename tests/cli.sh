@@ -645,5 +645,43 @@ expect "failures of the built-in default" 0 "$BIN" failures
 has "failures: reference case NIC" "$TMP/out" "nic:a100"
 expect "failures: one design at a time" 2 "$BIN" failures a.yaml b.yaml
 
+# ---- cost (report --prices, diff --prices) ------------------------------------------------
+expect "report --prices" 0 "$BIN" report --prices tests/data/prices-reference.yaml
+has "cost: the switch priced by its part number" "$TMP/out" "  switch       sn2700                            1     20,000       20,000  prices"
+has "cost: total 637,600" "$TMP/out" "  total        637,600 USD"
+has "cost: per GPU 19,925" "$TMP/out" "  per GPU      19,925 USD"
+has "cost: per GB/s of bisection 6,376" "$TMP/out" "  per GB/s     6,376 USD of bisection"
+expect "report without prices" 0 "$BIN" report
+has "cost: unknown, never invented" "$TMP/out" "  total        unknown: 6 of 6 lines have no price"
+expect "report --prices --json" 0 "$BIN" report --json --prices tests/data/prices-reference.yaml
+python3 - "$TMP/out" <<'PY' && ok "report --json cost keys: 637,600 line by line" || bad "report --json cost keys"
+import json, sys
+c = json.load(open(sys.argv[1]))["cost"]
+assert c["currency"] == "USD" and c["complete"] and c["total"] == 637600 and c["unknown_lines"] == 0
+assert sum(l["total"] for l in c["lines"]) == 637600
+assert all(l["total"] == l["unit_price"] * l["quantity"] for l in c["lines"])
+assert c["by_category"]["switch"] == {"total": 20000, "unknown_lines": 0}
+assert c["per_gpu"] == 19925 and c["per_bisection_GBps"] == 6376 and c["per_token_s"] > 0
+assert c["power"]["max_W"] == 26000 and c["prices_file"] == "tests/data/prices-reference.yaml"
+PY
+sed 's/model: hgx-a100-8gpu/model: dgx-a100/' share/examples/reference-case.yaml > "$TMP/dgx.yaml"
+expect "report: the catalog's stated list price" 0 "$BIN" report "$TMP/dgx.yaml" --json
+python3 - "$TMP/out" <<'PY' && ok "catalog list price: DGX A100 199,000 USD with its source and date" || bad "catalog list price"
+import json, sys
+c = json.load(open(sys.argv[1]))["cost"]
+l = [l for l in c["lines"] if l["model"] == "dgx-a100"][0]
+assert l["unit_price"] == 199000 and l["price_from"] == "catalog" and l["date"] == "2020-05-14" and "pipedot" in l["source"]
+assert c["total"] is None and c["known_total"] == 4 * 199000 and c["per_gpu"] is None
+PY
+printf 'currency: USD\nprices:\n  - {part: a, price: 1, colour: red}\n' > "$TMP/badprices.yaml"
+expect "a bad price file" 2 "$BIN" report --prices "$TMP/badprices.yaml"
+has "bad price file: FILE:LINE:COL" "$TMP/err" "badprices.yaml:3:25: unknown key 'colour' in a price (expected part, price, currency)"
+expect "a missing price file" 2 "$BIN" report --prices "$TMP/nothere.yaml"
+has "missing price file message" "$TMP/err" "nothere.yaml"
+"$BIN" new --template reference-case --set racks=2 -o "$TMP/r2.yaml" 2>/dev/null
+expect "diff --prices" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/r2.yaml" --prices tests/data/prices-reference.yaml
+has "diff: cost +60,800 (3 switches, 8 cables)" "$TMP/out" "capital cost                   637600 USD       698400 USD  +60800.0 (+10%)"
+has "diff: cost per GB/s of bisection" "$TMP/out" "cost per GB/s of bisection       6376.0 USD      13968.0 USD"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -10,6 +10,8 @@
 #include "io/diff.h"
 #include "io/report.h"
 #include "io/failreport.h"
+#include "io/costreport.h"
+#include "io/prices.h"
 #include "model/alloc.h"
 #include "io/safetext.h"
 #include "io/codec.h"
@@ -193,8 +195,19 @@ static bool gpus_option(const char *cmd, const char *text, long *gpus)
 static const struct option report_longs[] = {
 	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
 	{ "gpus", required_argument, NULL, 'g' }, { "sweep", no_argument, NULL, 'S' },
-	{ "fail", required_argument, NULL, 'F' }, { NULL, 0, NULL, 0 },
+	{ "fail", required_argument, NULL, 'F' }, { "prices", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 },
 };
+
+/* --prices FILE into p (errors printed as FILE:LINE:COL); EXIT_OK or EXIT_USAGE. */
+static int load_prices(const char *file, struct price_list *p)
+{
+	struct ncf_diag diag = { 0 };
+	bool ok = prices_load_file(file, p, &diag);
+	if (!ok)
+		diag_print(stderr, file, &diag, false);
+	diag_free(&diag);
+	return ok ? EXIT_OK : EXIT_USAGE;
+}
 
 static const char *shown_name(const char *file)
 {
@@ -219,6 +232,10 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	static struct fail_outcome fout;
 	struct fail_point fbefore;
 	bool fail = false;
+	const char *prices_file = NULL;
+	struct price_list prices;
+	struct bom bom;
+	struct cost cost;
 	int ch, rc;
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
@@ -235,6 +252,9 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 				return usage_error("report --fail: %s", err);
 			fail = true;
 			break;
+		case 'P':
+			prices_file = optarg;
+			break;
 		case 's':
 			if (!parse_size(optarg, &size, err, sizeof err))
 				return usage_error("report --size: %s", err);
@@ -249,10 +269,17 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	}
 	if ((rc = one_operand("report", argc, argv, &file)) != EXIT_OK)
 		return rc;
-	if ((rc = load_catalog(x)) != EXIT_OK)
+	price_list_init(&prices);
+	if (prices_file && (rc = load_prices(prices_file, &prices)) != EXIT_OK)
 		return rc;
-	if ((rc = load_design(x, file, &d, &problems)) != EXIT_OK)
+	if ((rc = load_catalog(x)) != EXIT_OK) {
+		price_list_free(&prices);
 		return rc;
+	}
+	if ((rc = load_design(x, file, &d, &problems)) != EXIT_OK) {
+		price_list_free(&prices);
+		return rc;
+	}
 	design_catalog(&d, &x->shipped, &cat);
 	inventory_compute(&d, &cat, &inv);
 	metrics_compute(&d, &cat, size, (int)gpus, &met);
@@ -266,6 +293,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		diag_free(&problems);
 		catalog_free(&cat);
 		design_free(&d);
+		price_list_free(&prices);
 		return EXIT_USAGE;
 	}
 	workload_problems(&met.work, &problems);
@@ -277,6 +305,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		if (!fout.ok) {
 			safe_eprintf(stderr, "ncfabric: %s: --fail %s: %s\n", shown_name(file),
 				     fail_name(&fspec, name, sizeof name), fout.why);
+			price_list_free(&prices);
 			inventory_free(&inv);
 			diag_free(&problems);
 			catalog_free(&cat);
@@ -286,6 +315,12 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		r.fail_before = &fbefore;
 		r.failure = &fout;
 	}
+	bom_compute(&d, &cat, &bom);
+	cost_compute(&bom, &cat, &prices, inv.gpus, met.fabric.bisection_GBps, met.work.valid ? met.work.tokens_per_s : 0,
+		     &cost);
+	r.bom = &bom;
+	r.cost = &cost;
+	r.prices_file = prices_file;
 	r.design = &d;
 	r.catalog = &cat;
 	r.catalog_source = x->catalog_source;
@@ -306,6 +341,9 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	} else {
 		report_text(stdout, &r);
 	}
+	cost_free(&cost);
+	bom_free(&bom);
+	price_list_free(&prices);
 	inventory_free(&inv);
 	diag_free(&problems);
 	catalog_free(&cat);
@@ -639,8 +677,19 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 /* ---- diff ---------------------------------------------------------------------------------- */
 
 static const struct option diff_longs[] = {
-	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
+	{ "prices", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 },
 };
+
+/* The value of headline `key` among n, 0 when absent or unknown. */
+static double headline_get(const struct headline *h, int n, const char *key)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(h[i].key, key))
+			return h[i].known ? h[i].value : 0;
+	return 0;
+}
 
 /* diff A B: exit 0 when the designs are the same, 1 when they differ, 2 on trouble. */
 static int cmd_diff(struct ctx *x, int argc, char **argv)
@@ -655,6 +704,9 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 	struct headline h[2][HEADLINES_MAX];
 	struct vec changes = { 0 };
 	struct diff_in in;
+	const char *prices_file = NULL;
+	struct price_list prices;
+	struct cost cost[2];
 	int i, n = 0, nfiles = 0, rc, ch;
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
@@ -666,6 +718,9 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 		case 's':
 			if (!parse_size(optarg, &size, err, sizeof err))
 				return usage_error("diff --size: %s", err);
+			break;
+		case 'P':
+			prices_file = optarg;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -680,17 +735,27 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 		return usage_error("diff needs two designs: ncfabric diff A B");
 	if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
 		return usage_error("diff: A and B cannot both come from standard input");
-	if ((rc = load_catalog(x)) != EXIT_OK)
+	price_list_init(&prices);
+	if (prices_file && (rc = load_prices(prices_file, &prices)) != EXIT_OK)
 		return rc;
-	if ((rc = load_design(x, files[0], &d[0], NULL)) != EXIT_OK)
+	if ((rc = load_catalog(x)) != EXIT_OK || (rc = load_design(x, files[0], &d[0], NULL)) != EXIT_OK) {
+		price_list_free(&prices);
 		return rc;
+	}
 	if ((rc = load_design(x, files[1], &d[1], NULL)) != EXIT_OK) {
 		design_free(&d[0]);
+		price_list_free(&prices);
 		return rc;
 	}
 	for (i = 0; i < 2; i++) {
+		struct bom bom;
 		design_catalog(&d[i], &x->shipped, &cat);
 		n = headlines_of(&d[i], &cat, size, h[i], HEADLINES_MAX);
+		bom_compute(&d[i], &cat, &bom);
+		cost_compute(&bom, &cat, &prices, (long)headline_get(h[i], n, "gpus"), headline_get(h[i], n, "bisection"),
+			     headline_get(h[i], n, "tokens_per_s"), &cost[i]);
+		n += cost_headlines(&cost[i], &bom, h[i] + n, HEADLINES_MAX - n);
+		bom_free(&bom);
 		catalog_free(&cat);
 	}
 	design_diff(&d[0], &d[1], &changes);
@@ -707,6 +772,9 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 		diff_text(stdout, &in);
 	}
 	vec_release(&changes);
+	cost_free(&cost[0]);
+	cost_free(&cost[1]);
+	price_list_free(&prices);
 	design_free(&d[0]);
 	design_free(&d[1]);
 	if (fflush(stdout) != 0)
@@ -802,8 +870,8 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 /* ---- the table ------------------------------------------------------------------------------- */
 
 static const struct subcommand subcommands[] = {
-	{ "report", "[FILE] [--json] [--size BYTES] [--gpus N] [--sweep] [--fail SPEC]",
-	  "inventory, problems, bandwidth per pattern and algorithm, speedup, bottleneck and advice", "hjs:g:SF:",
+	{ "report", "[FILE] [--json] [--size BYTES] [--gpus N] [--sweep] [--fail SPEC] [--prices FILE]",
+	  "inventory, problems, bandwidth per pattern and algorithm, speedup, bottleneck and advice", "hjs:g:SF:P:",
 	  report_longs,
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
 	  "  -s, --size BYTES    the message size (K, M, G are powers of 1024; default 1G)\n"
@@ -811,7 +879,9 @@ static const struct subcommand subcommands[] = {
 	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n"
 	  "  -F, --fail SPEC     what a failure costs, before and after: switch:GROUP (one switch),\n"
 	  "                      group:GROUP (the whole switch group), nic:SERVERGROUP (one NIC per\n"
-	  "                      server), link:FROM->TO[:N] (N links of one member; quote the '>')\n",
+	  "                      server), link:FROM->TO[:N] (N links of one member; quote the '>')\n"
+	  "  -P, --prices FILE   the user's prices (YAML: prices: [{part, price, currency}]) for the\n"
+	  "                      cost; without it only the catalog's stated list prices are known\n",
 	  "design", cmd_report },
 	{ "failures", "[FILE] [--json] [--size BYTES] [--gpus N]",
 	  "every single failure (N-1) ranked by what it costs the job", "hjs:g:", failures_longs,
@@ -845,10 +915,11 @@ static const struct subcommand subcommands[] = {
 	  "  -o, --output OUT    where to write it (- standard output)\n"
 	  "  LOG may be - (standard input). Exit status 2 when nothing is comparable.\n",
 	  "design log", cmd_compare },
-	{ "diff", "A B [--json] [--size BYTES]",
-	  "what changed from design A to B, and every headline number with its change", "hjs:", diff_longs,
+	{ "diff", "A B [--json] [--size BYTES] [--prices FILE]",
+	  "what changed from design A to B, and every headline number with its change", "hjs:P:", diff_longs,
 	  "  -j, --json          one JSON object\n"
 	  "  -s, --size BYTES    the message size of the busbw numbers (default 1G)\n"
+	  "  -P, --prices FILE   the user's prices for the cost rows (as report --prices)\n"
 	  "  Exit status 0 the designs are the same, 1 they differ, 2 trouble.\n",
 	  "design design", cmd_diff },
 };
