@@ -683,5 +683,35 @@ expect "diff --prices" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/r2
 has "diff: cost +60,800 (3 switches, 8 cables)" "$TMP/out" "capital cost                   637600 USD       698400 USD  +60800.0 (+10%)"
 has "diff: cost per GB/s of bisection" "$TMP/out" "cost per GB/s of bisection       6376.0 USD      13968.0 USD"
 
+# ---- optimize ---------------------------------------------------------------------------------
+expect "optimize: the hand-computed optimum" 0 "$BIN" optimize --template reference-case --set racks=2 --vary uplinks=2,4 --target efficiency=40% --prices tests/data/prices-reference.yaml -o "$TMP/opt.yaml"
+has "optimize: the front, the dearer better" "$TMP/out" "  #        698,400 USD  41.6%              uplinks=4, routing=ecmp"
+has "optimize: the cheaper one misses" "$TMP/out" "           698,000 USD  30.4%              uplinks=2, routing=ecmp"
+has "optimize: a plot" "$TMP/out" "cost; # the choice, * the Pareto front, . the other candidates, - the target"
+has "optimize: the choice" "$TMP/out" "Cheapest meeting the target: 698,400 USD, 41.6%"
+expect "optimize: the design written is a design" 0 "$BIN" report "$TMP/opt.yaml" --prices tests/data/prices-reference.yaml
+has "optimize: the design written costs 698,400" "$TMP/out" "  total        698,400 USD"
+expect "optimize --json" 0 "$BIN" optimize --json --template leaf-spine --set servers=32 --target busbw=300 --prices tests/data/prices-leafspine.yaml
+python3 - "$TMP/out" <<'PY' && ok "optimize --json: 16 candidates, the choice on the front, the cheapest meeting 300 GB/s" || bad "optimize --json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["candidates"] == 16 and r["priced"] == 16 and r["metric"] == "busbw" and r["target"] == 300
+ok = [c for c in r["all"] if c["metric"] >= 300]
+assert r["best"]["cost"] == min(c["cost"] for c in ok) and r["best"]["front"]
+assert [c["cost"] for c in r["front"]] == sorted(c["cost"] for c in r["front"])
+assert set(r["axes"]) == {"oversubscription", "wiring", "routing"}
+PY
+expect "optimize: nothing meets the target" 1 "$BIN" optimize --template reference-case --set racks=2 --vary uplinks=2,4 --target efficiency=0.9 --prices tests/data/prices-reference.yaml
+has "optimize: says so" "$TMP/out" "No candidate meets the target."
+expect "optimize: unknown prices are said" 1 "$BIN" optimize --template reference-case --target efficiency=0.5
+has "optimize: which parts lack a price" "$TMP/out" "unknown cost: no price for hgx-a100-8gpu"
+expect "optimize: a bad target" 2 "$BIN" optimize --template reference-case --target speed=3
+has "optimize: bad target message" "$TMP/err" "ncfabric: optimize --target: unknown metric 'speed' (efficiency, tokens or busbw)"
+expect "optimize: a bad axis" 2 "$BIN" optimize --template reference-case --target efficiency=0.5 --vary colour=red
+has "optimize: bad axis message" "$TMP/err" "has no parameter 'colour'"
+expect "optimize: needs a template" 2 "$BIN" optimize --target efficiency=0.5
+expect "optimize: a job file" 0 "$BIN" optimize --template leaf-spine --set servers=32 --job tests/data/fail-8spine.yaml --target efficiency=0.3 --prices tests/data/prices-leafspine.yaml
+has "optimize: a job file's job" "$TMP/out" "Cheapest meeting the target"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

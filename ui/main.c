@@ -19,6 +19,9 @@
 #include "io/export.h"
 #include "io/nccltests.h"
 #include "layouts/template.h"
+#include "layouts/optimize.h"
+#include "io/optreport.h"
+#include "model/num.h"
 #include "ui/app.h"
 #include "ui/cellbuf.h"
 #include "ui/term.h"
@@ -39,7 +42,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* Options every subcommand takes besides its own (long-only values above 255). */
 enum { OPT_CATALOG = 256, OPT_SET, OPT_ASCII, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_SCRIPT, OPT_DUMP, OPT_SCREEN, OPT_COMPLETION,
-       OPT_VERSION };
+       OPT_VERSION, OPT_VARY, OPT_JOB, OPT_TARGET, OPT_BUDGET };
 #define COMMON_LONG { "help", no_argument, NULL, 'h' }, { "catalog", required_argument, NULL, OPT_CATALOG }
 
 struct ctx {
@@ -867,6 +870,154 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 	return emit(out, text);
 }
 
+/* ---- optimize --------------------------------------------------------------------------------- */
+
+static const struct option optimize_longs[] = {
+	COMMON_LONG, { "template", required_argument, NULL, 't' }, { "job", required_argument, NULL, OPT_JOB },
+	{ "target", required_argument, NULL, OPT_TARGET }, { "budget", required_argument, NULL, OPT_BUDGET },
+	{ "prices", required_argument, NULL, 'P' }, { "vary", required_argument, NULL, OPT_VARY },
+	{ "set", required_argument, NULL, OPT_SET }, { "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+};
+
+static int cmd_optimize(struct ctx *x, int argc, char **argv)
+{
+	const struct subcommand *me = find_subcommand("optimize");
+	const struct template *t = NULL;
+	const char *out = NULL, *sets[64], *varies[OPT_MAX_AXES], *jobfile = NULL, *target = NULL, *prices_file = NULL;
+	static struct opt_space space;
+	struct opt_request req;
+	struct opt_result res;
+	struct tvalues v;
+	struct design jd;
+	struct price_list prices;
+	char err[600], why[120];
+	double budget = 0, size = 1024.0 * 1024 * 1024;
+	bool json = false;
+	int ch, nsets = 0, nvary = 0, i, rc, metric = 0;
+	double tval = 0;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 't':
+			if (!(t = template_find(optarg)))
+				return usage_error("optimize: no template named '%s' (ncfabric templates lists them)", optarg);
+			break;
+		case OPT_SET:
+			if (nsets == 64)
+				return usage_error("optimize: at most 64 --set");
+			sets[nsets++] = optarg;
+			break;
+		case OPT_VARY:
+			if (nvary == OPT_MAX_AXES)
+				return usage_error("optimize: at most %d --vary", OPT_MAX_AXES);
+			varies[nvary++] = optarg;
+			break;
+		case OPT_JOB:
+			jobfile = optarg;
+			break;
+		case OPT_TARGET:
+			if (!opt_target_parse(optarg, &metric, &tval, err, sizeof err))
+				return usage_error("optimize %s", err);
+			target = optarg;
+			break;
+		case OPT_BUDGET:
+			if (num_parse_real(optarg, &budget, why, sizeof why) != NUM_OK || !(budget > 0))
+				return usage_error("optimize --budget: expected an amount above 0, got '%s'", optarg);
+			break;
+		case 'P':
+			prices_file = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 's':
+			if (!parse_size(optarg, &size, err, sizeof err))
+				return usage_error("optimize --size: %s", err);
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("optimize: unknown argument '%s' (the job goes with --job FILE)", argv[optind]);
+	if (!t)
+		return usage_error("optimize: --template NAME is required (ncfabric templates lists them)");
+	if (!target)
+		return usage_error("optimize: --target METRIC=VALUE is required (efficiency, tokens or busbw)");
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
+	template_defaults(t, &v);
+	for (i = 0; i < nsets; i++)
+		if (!template_set(t, &v, sets[i], &x->shipped, err, sizeof err))
+			return usage_error("%s", err);
+	opt_space_default(t, &v, &space);
+	for (i = 0; i < nvary; i++)
+		if (!opt_axis_set(&space, varies[i], &x->shipped, err, sizeof err))
+			return usage_error("optimize %s", err);
+	price_list_init(&prices);
+	if (prices_file && (rc = load_prices(prices_file, &prices)) != EXIT_OK)
+		return rc;
+	design_init(&jd);
+	if (jobfile && (rc = load_design(x, jobfile, &jd, NULL)) != EXIT_OK) {
+		price_list_free(&prices);
+		return rc;
+	}
+	memset(&req, 0, sizeof req);
+	req.metric = metric;
+	req.target = tval;
+	req.budget = budget;
+	req.bytes = size;
+	req.job = jobfile ? &jd.job : NULL;
+	req.prices = &prices;
+	if (!opt_run(&space, &x->shipped, &req, &res, err, sizeof err)) {
+		safe_eprintf(stderr, "ncfabric: optimize: %s\n", err);
+		design_free(&jd);
+		price_list_free(&prices);
+		return EXIT_USAGE;
+	}
+	rc = EXIT_OK;
+	{
+		const char *currency = prices.currency[0] ? prices.currency : "USD";
+		if (json) {
+			char *s = opt_json(&space, &req, &res, currency);
+			if (s)
+				fputs(s, stdout);
+			else
+				rc = EXIT_FAIL;
+			free(s);
+		} else {
+			opt_text(stdout, &space, &req, &res, currency);
+		}
+	}
+	if (res.best >= 0 && out) {
+		struct design best;
+		char *text;
+		if (!opt_build(&space, &x->shipped, req.job, res.c[res.best].choice, &best, err, sizeof err)) {
+			safe_eprintf(stderr, "ncfabric: optimize: %s\n", err);
+			rc = EXIT_FAIL;
+		} else if (!(text = design_to_text(&best, strcmp(out, "-") ? format_guess(out, "", 0) : FMT_YAML))) {
+			safe_eprintf(stderr, "ncfabric: cannot format the design: %s\n", tree_write_problem());
+			rc = EXIT_FAIL;
+		} else if (emit(out, text) != EXIT_OK) {
+			rc = EXIT_FAIL;
+		}
+		design_free(&best);
+	}
+	if (res.best < 0 && rc == EXIT_OK)
+		rc = EXIT_FAIL; /* nothing meets the target */
+	opt_result_free(&res);
+	design_free(&jd);
+	price_list_free(&prices);
+	if (fflush(stdout) != 0)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
 /* ---- the table ------------------------------------------------------------------------------- */
 
 static const struct subcommand subcommands[] = {
@@ -895,6 +1046,25 @@ static const struct subcommand subcommands[] = {
 	  "      --set KEY=VALUE one of its parameters (as often as needed)\n"
 	  "  -o, --output FILE   where to write it (.json for JSON; - standard output)\n",
 	  "", cmd_new },
+	{ "optimize", "--template NAME --job FILE --target METRIC=VALUE [--budget X] [--prices FILE] [-o OUT]",
+	  "the cheapest design of a template meeting a target, and the Pareto front of cost against it", "ht:P:o:js:",
+	  optimize_longs,
+	  "  -t, --template NAME a template (ncfabric templates lists them)\n"
+	  "      --job FILE      a design file whose job every candidate runs (default: the template's)\n"
+	  "      --target M=V    at least V of efficiency (0..1 or 80%), tokens (tokens/s) or busbw\n"
+	  "                      (AllReduce GB/s at --size)\n"
+	  "      --budget X      at most this cost\n"
+	  "  -P, --prices FILE   the user's prices (as report --prices): a candidate's cost is known\n"
+	  "                      only when every part has a price\n"
+	  "      --vary K=V,...  search parameter K over these values (LO..HI for whole numbers, * for\n"
+	  "                      every choice or catalog part); default: every choice parameter,\n"
+	  "                      oversubscription 1..4 and routing ecmp,adaptive\n"
+	  "      --set K=V       a parameter's value off the grid (as new --set)\n"
+	  "  -o, --output OUT    write the cheapest design meeting the target (.json for JSON)\n"
+	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
+	  "  -s, --size BYTES    the message size of busbw (default 1G)\n"
+	  "  Exit status 1 when no candidate meets the target.\n",
+	  "", cmd_optimize },
 	{ "templates", "", "list templates with their parameters", "h", plain_longs, "", "", cmd_templates },
 	{ "export", "FILE --format FMT [-o OUT]",
 	  "the design for other tools: yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim (-o PREFIX), netbox (-o DIR)",
