@@ -713,5 +713,18 @@ expect "optimize: needs a template" 2 "$BIN" optimize --target efficiency=0.5
 expect "optimize: a job file" 0 "$BIN" optimize --template leaf-spine --set servers=32 --job tests/data/fail-8spine.yaml --target efficiency=0.3 --prices tests/data/prices-leafspine.yaml
 has "optimize: a job file's job" "$TMP/out" "Cheapest meeting the target"
 
+# ---- the designer's :fail ----------------------------------------------------------------------
+printf ':fail nic:a100\n' >"$TMP/fail.script"
+expect ":fail in the designer" 0 "$BIN" --script "$TMP/fail.script" --dump-screen "$TMP/fail.txt"
+has ":fail: the panel shows 3 NICs" "$TMP/fail.txt" "network 37.5 GB/s per node (3 x 100G)"
+has ":fail: the status line says so" "$TMP/fail.txt" "nic:a100 down (job-fails)"
+printf ':fail nic:a100\nu\n:w %s/undone.yaml\n' "$TMP" >"$TMP/fail2.script"
+expect ":fail then u" 0 "$BIN" --script "$TMP/fail2.script" --dump-screen "$TMP/fail2.txt"
+has ":fail is undone by u" "$TMP/fail2.txt" "network 50.0 GB/s per node (4 x 100G)"
+has ":fail undone, the design saved whole" "$TMP/undone.yaml" "count: 4"
+printf ':fail switch:nowhere\n' >"$TMP/fail3.script"
+expect ":fail of nothing" 0 "$BIN" --script "$TMP/fail3.script" --dump-screen "$TMP/fail3.txt"
+has ":fail of nothing says why" "$TMP/fail3.txt" ":fail switch:nowhere: switch: no switch group 'nowhere'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
