@@ -445,7 +445,8 @@ static bool apply_switch(struct design *d, const struct fail_spec *s, struct fai
 		} else if (b->wiring == WIRE_RAIL) {
 			if (!cut_links(d, into[k], 1, what, sizeof what, err, errsz))
 				return false;
-			append(e->change, sizeof e->change, what);
+			/* cut_links says how many switches the group keeps: its words replace ours. */
+			snprintf(e->change, sizeof e->change, "%s", what);
 			/* cut_links took the rail's switch of every unit (this one among them). */
 			return to_servers ? (say_job_fails(e, "a rail's leaf down (every server of its unit loses that rail's NIC)"), true)
 					  : (say_reroute(e, d), true);
