@@ -1046,7 +1046,7 @@ static const struct subcommand subcommands[] = {
 	  "      --set KEY=VALUE one of its parameters (as often as needed)\n"
 	  "  -o, --output FILE   where to write it (.json for JSON; - standard output)\n",
 	  "", cmd_new },
-	{ "optimize", "--template NAME --job FILE --target METRIC=VALUE [--budget X] [--prices FILE] [-o OUT]",
+	{ "optimize", "--template NAME --target M=V [--job FILE] [--prices FILE] [-o OUT]",
 	  "the cheapest design of a template meeting a target, and the Pareto front of cost against it", "ht:P:o:js:",
 	  optimize_longs,
 	  "  -t, --template NAME a template (ncfabric templates lists them)\n"
