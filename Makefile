@@ -174,7 +174,7 @@ golden: test-deps
 
 # --- fuzzing: libFuzzer (clang) with ASan and UBSan -------------------------
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := design_yaml design_json catalog nccltests set pipeline designer model
+FUZZ_TARGETS := design_yaml design_json catalog nccltests set pipeline designer model prices fail
 FUZZ_BUILD := build-fuzz
 # fuzz_model's limit: 16 ms for the release build, x3 for the fuzzer's ASan -O1 build.
 FUZZ_MODEL_LIMIT_MS ?= 48
@@ -202,8 +202,12 @@ fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 fuzz-seeds: all
 	@mkdir -p $(FUZZ_BUILD)/seeds/design_yaml $(FUZZ_BUILD)/seeds/design_json $(FUZZ_BUILD)/seeds/catalog \
 	  $(FUZZ_BUILD)/seeds/nccltests $(FUZZ_BUILD)/seeds/set $(FUZZ_BUILD)/seeds/pipeline $(FUZZ_BUILD)/seeds/designer \
-	  $(FUZZ_BUILD)/seeds/model
+	  $(FUZZ_BUILD)/seeds/model $(FUZZ_BUILD)/seeds/prices $(FUZZ_BUILD)/seeds/fail
 	@cp tests/fuzz/regressions/model/* $(FUZZ_BUILD)/seeds/model/
+	@cp tests/data/prices-reference.yaml $(FUZZ_BUILD)/seeds/prices/
+	@# fail: the first byte picks the design, the rest is the spec
+	@i=0; for s in '\000nic:a100' '\000group:tor' '\000link:a100->tor:2' '\001switch:leaf' '\001switch:spine' \
+	  '\001link:leaf->spine:8' '\002nic:tray' '\003switch:leaf'; do i=$$((i+1)); printf "$$s" > $(FUZZ_BUILD)/seeds/fail/f$$i; done
 	@cp share/examples/*.yaml tests/data/bad/*.yaml $(FUZZ_BUILD)/seeds/design_yaml/
 	@for f in share/examples/*.yaml; do $(BUILD)/ncfabric export $$f --format json \
 	  -o $(FUZZ_BUILD)/seeds/design_json/$$(basename $$f .yaml).json; done

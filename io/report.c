@@ -2,6 +2,8 @@
 #include "io/codec.h"
 #include "io/units.h"
 #include "io/safetext.h"
+#include "io/failreport.h"
+#include "io/costreport.h"
 #include "model/alloc.h"
 #include <cJSON.h>
 #include <string.h>
@@ -138,6 +140,8 @@ static void report_text_raw(FILE *out, const struct report_in *r)
 	}
 	if (r->metrics)
 		report_model_text(out, r);
+	if (r->cost && r->bom)
+		cost_text(out, r->bom, r->cost, r->prices_file);
 }
 
 char *report_json(const struct report_in *r)
@@ -229,6 +233,10 @@ char *report_json(const struct report_in *r)
 	cJSON_AddNumberToObject(root, "warnings", r->problems->n_warnings);
 	if (r->metrics)
 		report_model_json(root, r);
+	if (r->failure && r->fail_before)
+		cJSON_AddItemToObject(root, "failure", failure_json(r->fail_before, r->failure));
+	if (r->cost && r->bom)
+		cJSON_AddItemToObject(root, "cost", cost_json(r->bom, r->cost, r->prices_file));
 
 	return json_print_free(root);
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include "model/inventory.h"
 #include "model/metrics.h"
+#include "model/failure.h"
+#include "model/cost.h"
 
 struct report_in {
 	const struct design *design;
@@ -17,6 +19,13 @@ struct report_in {
 	const struct ncf_diag *problems; /* of design_check */
 	const struct metrics *metrics;
 	bool sweep;                     /* add nccl-tests-style tables over sizes */
+	/* --fail: the failure's outcome and the intact design's point (JSON adds "failure") */
+	const struct fail_point *fail_before;
+	const struct fail_outcome *failure;
+	/* the capital cost (text section "Cost", JSON key "cost"); NULL: none shown */
+	const struct bom *bom;
+	const struct cost *cost;
+	const char *prices_file;        /* the user's price file, NULL: catalog prices only */
 };
 
 void report_text(FILE *out, const struct report_in *r);

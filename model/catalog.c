@@ -50,6 +50,13 @@ static const struct field netbox_fields[] = {
 };
 const struct schema netbox_map_schema = SCHEMA("NetBox mapping", struct netbox_map, netbox_fields, NULL);
 
+static const struct field price_fields[] = {
+	F_NUM(struct cat_price, usd, "usd", 0, 1e9, FF_REQUIRED, "the list price, US dollars (0: none stated)"),
+	F_STR(struct cat_price, source, "source", FF_REQUIRED, "the public document that states it"),
+	F_STR(struct cat_price, date, "date", FF_REQUIRED, "the date it was stated, YYYY-MM-DD"),
+};
+const struct schema cat_price_schema = SCHEMA("list price", struct cat_price, price_fields, NULL);
+
 static const struct field length_fields[] = {
 	F_NUM(struct cat_length, m, "m", 0.1, 100000, FF_REQUIRED, "length, m"),
 	F_STR(struct cat_length, part, "part", FF_OPTIONAL, "ordering part number of this length"),
@@ -92,6 +99,7 @@ static const struct field fabric_fields[] = {
 	F_NUM(struct cat_fabric, power_W, "power_W", 0, 1e6, 0, "power, W"),
 	F_NUM(struct cat_fabric, rack_units, "rack_units", 0, 100, 0, "rack units (trays)"),
 	F_STRUCT(struct cat_fabric, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox device type (switch trays)"),
+	F_STRUCT(struct cat_fabric, list_price, "list_price", &cat_price_schema, FF_OPTIONAL, "a list price a public source states"),
 	F_STR(struct cat_fabric, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -116,6 +124,7 @@ static const struct field nic_fields[] = {
 	F_STR(struct cat_nic, cage, "cage", FF_OPTIONAL, "cage of each port: osfp, qsfp112, qsfp56, qsfp28"),
 	F_STR(struct cat_nic, top, "top", FF_OPTIONAL, "flat or finned top of the plug it takes"),
 	F_STRUCT(struct cat_nic, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox module type"),
+	F_STRUCT(struct cat_nic, list_price, "list_price", &cat_price_schema, FF_OPTIONAL, "a list price a public source states"),
 	F_STR(struct cat_nic, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -141,6 +150,7 @@ static const struct field switch_fields[] = {
 	F_STR(struct cat_switch, psu_inlet, "psu_inlet", FF_OPTIONAL, "NetBox power-port type of each supply"),
 	F_NUM(struct cat_switch, weight_kg, "weight_kg", 0, 10000, FF_OPTIONAL, "weight, kg"),
 	F_STRUCT(struct cat_switch, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox device type"),
+	F_STRUCT(struct cat_switch, list_price, "list_price", &cat_price_schema, FF_OPTIONAL, "a list price a public source states"),
 	F_STR(struct cat_switch, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -162,6 +172,7 @@ static const struct field cable_fields[] = {
 	F_STR(struct cat_cable, far_top, "far_top", FF_OPTIONAL, "cables: flat or finned top of the far plugs"),
 	F_ENUM(struct cat_cable, fibre, "fibre", fibre_mode_names, 0, "transceivers: mmf or smf"),
 	F_LIST(struct cat_cable, lengths, "lengths", &length_schema, FF_OPTIONAL, "orderable lengths"),
+	F_STRUCT(struct cat_cable, list_price, "list_price", &cat_price_schema, FF_OPTIONAL, "a list price a public source states"),
 	F_STR(struct cat_cable, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -187,6 +198,7 @@ static const struct field server_fields[] = {
 	F_STR(struct cat_server, psu_inlet, "psu_inlet", FF_OPTIONAL, "NetBox power-port type of each supply"),
 	F_NUM(struct cat_server, weight_kg, "weight_kg", 0, 10000, FF_OPTIONAL, "weight, kg"),
 	F_STRUCT(struct cat_server, netbox, "netbox", &netbox_map_schema, FF_OPTIONAL, "NetBox device type"),
+	F_STRUCT(struct cat_server, list_price, "list_price", &cat_price_schema, FF_OPTIONAL, "a list price a public source states"),
 	F_STR(struct cat_server, source, "source", FF_REQUIRED, SRC_HELP),
 };
 
@@ -209,6 +221,7 @@ static const struct field fibre_fields[] = {
 	F_INT(struct cat_fibre, split, "split", 0, 8, FF_OPTIONAL, "1:N splitter (0 or 1: straight)"),
 	F_NUM(struct cat_fibre, reach_m, "reach_m", 0, 100000, 0, "maximum length, m"),
 	F_LIST(struct cat_fibre, lengths, "lengths", &length_schema, FF_OPTIONAL, "orderable lengths"),
+	F_STRUCT(struct cat_fibre, list_price, "list_price", &cat_price_schema, FF_OPTIONAL, "a list price a public source states"),
 	F_STR(struct cat_fibre, source, "source", FF_REQUIRED, SRC_HELP),
 };
 

@@ -53,6 +53,14 @@ struct netbox_map {
 	char missing[NCF_SOURCE_MAX];   /* interfaces the library's file lacks, space-separated */
 };
 
+/* A list price a public source states (catalog data, never estimated): amount in US
+ * dollars, the source, and the date the source gives it (YYYY-MM-DD). usd 0: none known. */
+struct cat_price {
+	double usd;
+	char source[NCF_SOURCE_MAX];
+	char date[16];
+};
+
 /* One orderable length of a cable or fibre. */
 struct cat_length {
 	double m;
@@ -79,6 +87,7 @@ struct cat_fabric {
 	int pcie_gen, pcie_lanes; /* PCIe switch: the uplink to the CPU */
 	double power_W, rack_units;
 	struct netbox_map netbox; /* switch trays: the NetBox device type */
+	struct cat_price list_price; /* a stated list price, or none */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -92,6 +101,7 @@ struct cat_nic {
 	double power_W, power_max_W; /* typical and maximum */
 	char cage[16], top[8];       /* cage of each port (osfp, qsfp112, ...); flat or finned */
 	struct netbox_map netbox;    /* module type (NICs are modules in NetBox) */
+	struct cat_price list_price; /* a stated list price, or none */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -122,6 +132,7 @@ struct cat_switch {
 	char psu_inlet[24];    /* NetBox power-port type of each */
 	double weight_kg;
 	struct netbox_map netbox;
+	struct cat_price list_price; /* a stated list price, or none */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -138,6 +149,7 @@ struct cat_cable {
 	char far_cage[16], far_top[8]; /* cables: the far end's plugs */
 	int fibre;                   /* transceivers: enum fibre_mode */
 	struct vec lengths;          /* cables: struct cat_length */
+	struct cat_price list_price; /* a stated list price, or none */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -148,6 +160,7 @@ struct cat_fibre {
 	int split;                   /* 0 or 1 straight, 2 for 1:2 */
 	double reach_m;
 	struct vec lengths;          /* struct cat_length; empty: ncfabric's length classes */
+	struct cat_price list_price; /* a stated list price, or none */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -164,6 +177,7 @@ struct cat_server {
 	char psu_inlet[24];
 	double weight_kg;
 	struct netbox_map netbox;
+	struct cat_price list_price; /* a stated list price, or none */
 	char source[NCF_SOURCE_MAX];
 };
 
@@ -173,7 +187,7 @@ struct catalog {
 
 extern const struct schema catalog_schema, cat_gpu_schema, cat_fabric_schema, cat_nic_schema,
 	cat_switch_schema, cat_cable_schema, cat_server_schema, cat_transport_schema, cat_fibre_schema,
-	netbox_map_schema;
+	netbox_map_schema, cat_price_schema;
 extern const char *const fabric_kind_names[], *const protocol_names[], *const media_names[],
 	*const cpu_vendor_names[], *const pcie_p2p_names[], *const gpu_form_names[], *const fibre_mode_names[];
 

@@ -597,5 +597,134 @@ python3 -c 'import json,sys; f=lambda p: json.load(open(p))["collectives"]["allr
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["speedup"]["speedup"]; assert 20 < s < 30, s' "$TMP/a.json" \
 	&& ok "four groups of one server are networked (not 32 of 32)" || bad "four groups of one server are networked (not 32 of 32)"
 
+# ---- failures (report --fail, failures) -------------------------------------------------
+expect "report --fail a spine" 0 "$BIN" report tests/data/fail-8spine.yaml --fail switch:spine
+has "--fail: the change" "$TMP/out" "'spine': 8 -> 7 switches; leaf->spine: 8 -> 7 links per switch"
+has "--fail: the ECMP group shrinks" "$TMP/out" "'leaf'                     8 -> 7 uplinks per switch"
+has "--fail: bisection 800 -> 700" "$TMP/out" "bisection GB/s                    800.0        700.0    -12.5%"
+has "--fail: the fabric reroutes" "$TMP/out" "response   reroute"
+expect "report --fail a rail leaf" 0 "$BIN" report share/examples/dgx-h100-1su.yaml --fail switch:leaf
+has "--fail rail: 7 rails" "$TMP/out" "rails                      8 -> 7 wired NIC ports per node"
+has "--fail rail: ceiling 400 -> 350" "$TMP/out" "network ceiling GB/s/node         400.0        350.0    -12.5%"
+has "--fail rail: NCCL does not fail over" "$TMP/out" "nccl#998"
+expect "report --fail --json" 0 "$BIN" report share/examples/dgx-h100-1su.yaml --json --fail nic:dgx
+python3 - "$TMP/out" <<'PY' && ok "report --fail --json: failure keys, 8 -> 7 rails, 30.06 s" || bad "report --fail --json keys"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = r["failure"]
+assert "inventory" in r and f["spec"] == "nic:dgx" and f["kind"] == "nic" and f["modelled"]
+assert f["response"] == "job-fails" and abs(f["detect_s"] - 4.096e-6 * 2**20 * 7) < 1e-9, f["detect_s"]
+assert f["before"]["rails"] == 8 and f["after"]["rails"] == 7
+assert f["before"]["node_ceiling_GBps"] == 400 and f["after"]["node_ceiling_GBps"] == 350
+assert f["shrinks"][0] == {"what": "rails", "group": "", "before": 8, "after": 7, "ecmp": False}, f["shrinks"]
+for k in ("change", "nccl", "caveat", "port_failover", "tokens_loss", "step_ratio"):
+    assert k in f, k
+for k in ("allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"):
+    p = f["after"]["patterns"][k]
+    assert set(p) == {"available", "algorithm", "busbw_GBps"}, p
+PY
+expect "--fail with a bad spec" 2 "$BIN" report --fail spine
+has "--fail bad spec message" "$TMP/err" "ncfabric: report --fail: 'spine' has no kind: expected switch:GROUP, group:GROUP, nic:SERVERGROUP or link:FROM->TO[:N]"
+expect "--fail with an unknown group" 2 "$BIN" report tests/data/fail-8spine.yaml --fail switch:core
+has "--fail unknown group message" "$TMP/err" "ncfabric: tests/data/fail-8spine.yaml: --fail switch:core: switch: no switch group 'core'"
+expect "--fail that is not a whole-group change" 2 "$BIN" report tests/data/tor-2to1.yaml --fail "link:leaf->spine:17"
+has "--fail too many links" "$TMP/err" "bundle leaf->spine has 16 links per switch, not 17"
+expect "failures" 0 "$BIN" failures tests/data/fail-8spine.yaml
+has "failures: a ToR leaf costs its servers" "$TMP/out" "     3 switch:leaf                  job-fails      203.61     5150037    20.5%"
+has "failures: the spines are rerouted" "$TMP/out" "switch:spine                 reroute"
+expect "failures --json" 0 "$BIN" failures --json tests/data/fail-8spine.yaml
+python3 - "$TMP/out" <<'PY' && ok "failures --json: 7 ranked, the first stops the job" || bad "failures --json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = r["failures"]
+assert len(f) == 7 and [x["rank"] for x in f] == list(range(1, 8))
+assert f[0]["tokens_loss"] == 1 and "before" not in f[0] and r["intact"]["gpus"] == 256
+assert sorted(x["spec"] for x in f) == sorted(["nic:gpu", "switch:leaf", "group:leaf", "switch:spine", "group:spine", "link:gpu->leaf", "link:leaf->spine"])
+PY
+expect "failures of the built-in default" 0 "$BIN" failures
+has "failures: reference case NIC" "$TMP/out" "nic:a100"
+expect "failures: one design at a time" 2 "$BIN" failures a.yaml b.yaml
+
+# ---- cost (report --prices, diff --prices) ------------------------------------------------
+expect "report --prices" 0 "$BIN" report --prices tests/data/prices-reference.yaml
+has "cost: the switch priced by its part number" "$TMP/out" "  switch       sn2700                            1     20,000       20,000  prices"
+has "cost: total 637,600" "$TMP/out" "  total        637,600 USD"
+has "cost: per GPU 19,925" "$TMP/out" "  per GPU      19,925 USD"
+has "cost: per GB/s of bisection 6,376" "$TMP/out" "  per GB/s     6,376 USD of bisection"
+expect "report without prices" 0 "$BIN" report
+has "cost: unknown, never invented" "$TMP/out" "  total        unknown: 6 of 6 lines have no price"
+expect "report --prices --json" 0 "$BIN" report --json --prices tests/data/prices-reference.yaml
+python3 - "$TMP/out" <<'PY' && ok "report --json cost keys: 637,600 line by line" || bad "report --json cost keys"
+import json, sys
+c = json.load(open(sys.argv[1]))["cost"]
+assert c["currency"] == "USD" and c["complete"] and c["total"] == 637600 and c["unknown_lines"] == 0
+assert sum(l["total"] for l in c["lines"]) == 637600
+assert all(l["total"] == l["unit_price"] * l["quantity"] for l in c["lines"])
+assert c["by_category"]["switch"] == {"total": 20000, "unknown_lines": 0}
+assert c["per_gpu"] == 19925 and c["per_bisection_GBps"] == 6376 and c["per_token_s"] > 0
+assert c["power"]["max_W"] == 26000 and c["prices_file"] == "tests/data/prices-reference.yaml"
+PY
+sed 's/model: hgx-a100-8gpu/model: dgx-a100/' share/examples/reference-case.yaml > "$TMP/dgx.yaml"
+expect "report: the catalog's stated list price" 0 "$BIN" report "$TMP/dgx.yaml" --json
+python3 - "$TMP/out" <<'PY' && ok "catalog list price: DGX A100 199,000 USD with its source and date" || bad "catalog list price"
+import json, sys
+c = json.load(open(sys.argv[1]))["cost"]
+l = [l for l in c["lines"] if l["model"] == "dgx-a100"][0]
+assert l["unit_price"] == 199000 and l["price_from"] == "catalog" and l["date"] == "2020-05-14" and "pipedot" in l["source"]
+assert c["total"] is None and c["known_total"] == 4 * 199000 and c["per_gpu"] is None
+PY
+printf 'currency: USD\nprices:\n  - {part: a, price: 1, colour: red}\n' > "$TMP/badprices.yaml"
+expect "a bad price file" 2 "$BIN" report --prices "$TMP/badprices.yaml"
+has "bad price file: FILE:LINE:COL" "$TMP/err" "badprices.yaml:3:25: unknown key 'colour' in a price (expected part, price, currency)"
+expect "a missing price file" 2 "$BIN" report --prices "$TMP/nothere.yaml"
+has "missing price file message" "$TMP/err" "nothere.yaml"
+"$BIN" new --template reference-case --set racks=2 -o "$TMP/r2.yaml" 2>/dev/null
+expect "diff --prices" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/r2.yaml" --prices tests/data/prices-reference.yaml
+has "diff: cost +60,800 (3 switches, 8 cables)" "$TMP/out" "capital cost                   637600 USD       698400 USD  +60800.0 (+10%)"
+has "diff: cost per GB/s of bisection" "$TMP/out" "cost per GB/s of bisection       6376.0 USD      13968.0 USD"
+
+# ---- optimize ---------------------------------------------------------------------------------
+expect "optimize: the hand-computed optimum" 0 "$BIN" optimize --template reference-case --set racks=2 --vary uplinks=2,4 --target efficiency=40% --prices tests/data/prices-reference.yaml -o "$TMP/opt.yaml"
+has "optimize: the front, the dearer better" "$TMP/out" "  #        698,400 USD  41.6%              uplinks=4, routing=ecmp"
+has "optimize: the cheaper one misses" "$TMP/out" "           698,000 USD  30.4%              uplinks=2, routing=ecmp"
+has "optimize: a plot" "$TMP/out" "cost; # the choice, * the Pareto front, . the other candidates, - the target"
+has "optimize: the choice" "$TMP/out" "Cheapest meeting the target: 698,400 USD, 41.6%"
+expect "optimize: the design written is a design" 0 "$BIN" report "$TMP/opt.yaml" --prices tests/data/prices-reference.yaml
+has "optimize: the design written costs 698,400" "$TMP/out" "  total        698,400 USD"
+expect "optimize --json" 0 "$BIN" optimize --json --template leaf-spine --set servers=32 --target busbw=300 --prices tests/data/prices-leafspine.yaml
+python3 - "$TMP/out" <<'PY' && ok "optimize --json: 16 candidates, the choice on the front, the cheapest meeting 300 GB/s" || bad "optimize --json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["candidates"] == 16 and r["priced"] == 16 and r["metric"] == "busbw" and r["target"] == 300
+ok = [c for c in r["all"] if c["metric"] >= 300]
+assert r["best"]["cost"] == min(c["cost"] for c in ok) and r["best"]["front"]
+assert [c["cost"] for c in r["front"]] == sorted(c["cost"] for c in r["front"])
+assert set(r["axes"]) == {"oversubscription", "wiring", "routing"}
+PY
+expect "optimize: nothing meets the target" 1 "$BIN" optimize --template reference-case --set racks=2 --vary uplinks=2,4 --target efficiency=0.9 --prices tests/data/prices-reference.yaml
+has "optimize: says so" "$TMP/out" "No candidate meets the target."
+expect "optimize: unknown prices are said" 1 "$BIN" optimize --template reference-case --target efficiency=0.5
+has "optimize: which parts lack a price" "$TMP/out" "unknown cost: no price for hgx-a100-8gpu"
+expect "optimize: a bad target" 2 "$BIN" optimize --template reference-case --target speed=3
+has "optimize: bad target message" "$TMP/err" "ncfabric: optimize --target: unknown metric 'speed' (efficiency, tokens or busbw)"
+expect "optimize: a bad axis" 2 "$BIN" optimize --template reference-case --target efficiency=0.5 --vary colour=red
+has "optimize: bad axis message" "$TMP/err" "has no parameter 'colour'"
+expect "optimize: needs a template" 2 "$BIN" optimize --target efficiency=0.5
+expect "optimize: a job file" 0 "$BIN" optimize --template leaf-spine --set servers=32 --job tests/data/fail-8spine.yaml --target efficiency=0.3 --prices tests/data/prices-leafspine.yaml
+has "optimize: a job file's job" "$TMP/out" "Cheapest meeting the target"
+
+# ---- the designer's :fail ----------------------------------------------------------------------
+printf ':fail nic:a100\n' >"$TMP/fail.script"
+expect ":fail in the designer" 0 "$BIN" --script "$TMP/fail.script" --dump-screen "$TMP/fail.txt"
+has ":fail: the panel shows 3 NICs" "$TMP/fail.txt" "network 37.5 GB/s per node (3 x 100G)"
+has ":fail: the status line says so" "$TMP/fail.txt" "nic:a100 down (job-fails)"
+printf ':fail nic:a100\nu\n:w %s/undone.yaml\n' "$TMP" >"$TMP/fail2.script"
+expect ":fail then u" 0 "$BIN" --script "$TMP/fail2.script" --dump-screen "$TMP/fail2.txt"
+has ":fail is undone by u" "$TMP/fail2.txt" "network 50.0 GB/s per node (4 x 100G)"
+has ":fail undone, the design saved whole" "$TMP/undone.yaml" "count: 4"
+printf ':fail switch:nowhere\n' >"$TMP/fail3.script"
+expect ":fail of nothing" 0 "$BIN" --script "$TMP/fail3.script" --dump-screen "$TMP/fail3.txt"
+has ":fail of nothing says why" "$TMP/fail3.txt" ":fail switch:nowhere: switch: no switch group 'nowhere'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,13 +3,15 @@
 
 Used by tests/cli.sh for designs that hold the same hardware written differently. Keys that
 name the file or its groups (design, file, catalog, the inventory's per-bundle and
-per-group lists, the problems' texts) are left out; every other value must be equal, and
+per-group lists, the problems' texts, the cost's per-line list and its counts of BOM lines,
+which follow the groups) are left out; every other value must be equal, and
 numbers equal to within 1e-9 relative. Prints each difference; exit 1 if there is one."""
 import json
 import sys
 
 SKIP_TOP = {"design", "file", "catalog", "problems"}
 SKIP_INVENTORY = {"bundles", "switch_groups"}
+SKIP_COST = {"lines", "unknown_lines"}
 
 
 def flat(o, path=""):
@@ -18,6 +20,8 @@ def flat(o, path=""):
             if path == "" and k in SKIP_TOP:
                 continue
             if path == "inventory." and k in SKIP_INVENTORY:
+                continue
+            if path.startswith("cost.") and k in SKIP_COST:
                 continue
             yield from flat(v, path + k + ".")
     elif isinstance(o, list):

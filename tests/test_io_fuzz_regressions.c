@@ -57,6 +57,8 @@ Test(fuzz, regressions_and_seeds_replay_clean)
 	n += replay("tests/fuzz/regressions/catalog", fuzz_catalog);
 	n += replay("tests/fuzz/regressions/nccltests", fuzz_nccltests);
 	n += replay("tests/fuzz/regressions/set", fuzz_set);
+	n += replay("tests/fuzz/regressions/prices", fuzz_prices);
+	n += replay("tests/fuzz/regressions/fail", fuzz_fail);
 	n += replay("share/examples", fuzz_design_yaml);
 	n += replay("tests/data/bad", fuzz_design_yaml);
 	n += replay("tests/data/bad", fuzz_design_json);

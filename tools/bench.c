@@ -52,6 +52,8 @@
 #include "io/design_io.h"
 #include "layouts/place.h"
 #include "layouts/template.h"
+#include "layouts/optimize.h"
+#include "io/prices.h"
 #include "model/metrics.h"
 #include "ui/app.h"
 
@@ -536,6 +538,45 @@ static void processes(const char *bin, const struct catalog *cat)
 	(void)cat;
 }
 
+/* ncfabric optimize over about a thousand candidates: leaf-spine with 2..63 servers x its
+ * 16 default candidates (oversubscription 1..4, rail or tor, ecmp or adaptive), each built,
+ * priced (tests/data/prices-leafspine.yaml) and computed (CPU time). */
+static void bench_optimize(const struct catalog *cat)
+{
+	static struct opt_space s;
+	const struct template *t = template_find("leaf-spine");
+	struct tvalues v;
+	struct price_list p;
+	struct ncf_diag diag = { 0 };
+	struct opt_request r = { 0 };
+	struct opt_result res;
+	char err[300];
+	double t0;
+	if (!t)
+		return;
+	template_defaults(t, &v);
+	opt_space_default(t, &v, &s);
+	if (!opt_axis_set(&s, "servers=2..63", cat, err, sizeof err)) {
+		fprintf(stderr, "bench: %s\n", err);
+		return;
+	}
+	if (!prices_load_file("tests/data/prices-leafspine.yaml", &p, &diag))
+		price_list_init(&p);
+	diag_free(&diag);
+	r.metric = OPT_BUSBW;
+	r.target = 300;
+	r.bytes = 1024.0 * 1024 * 1024;
+	r.prices = &p;
+	t0 = now_us();
+	if (opt_run(&s, cat, &r, &res, err, sizeof err)) {
+		double us = now_us() - t0;
+		printf("optimize: %ld candidates (%ld built, %ld priced) in %.2f s, %.0f us each; front %ld\n", res.n,
+		       res.built, res.priced, us / 1e6, us / (double)res.n, res.nfront);
+		opt_result_free(&res);
+	}
+	price_list_free(&p);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct row rows[] = {
@@ -605,6 +646,8 @@ int main(int argc, char **argv)
 	}
 	if (bin && (!only || !strcmp(only, "process")))
 		processes(bin, &cat);
+	if (!only || !strcmp(only, "optimize"))
+		bench_optimize(&cat);
 	catalog_free(&cat);
 	return 0;
 }

@@ -5,6 +5,8 @@
 #include "io/export.h"
 #include "io/units.h"
 #include "io/safetext.h"
+#include "io/failreport.h"
+#include "model/failure.h"
 #include "layouts/template.h"
 #include "ui/lesson.h"
 #include <stdint.h>
@@ -108,6 +110,28 @@ unsigned build_template(struct app *app, const char *name, const char *sets)
 	return template_replace(app, t, &v);
 }
 
+/* :fail SPEC takes part of the design down (model/failure.h) as one undoable edit: the panel
+ * then shows the degraded design, and u brings the intact one back. */
+static unsigned fail_command(struct app *app, const char *spec)
+{
+	struct fail_spec s;
+	struct fail_effect e;
+	struct design nd;
+	char err[400], name[160];
+	if (!fail_parse(spec, &s, err, sizeof err))
+		return say(app, true, ":fail %s", err);
+	if (!fail_apply(&app->design, &app->catalog, &s, &nd, &e, err, sizeof err)) {
+		design_free(&nd);
+		return say(app, true, ":fail %s: %s", fail_name(&s, name, sizeof name), err);
+	}
+	ed_replace(&app->ed, &nd);
+	design_free(&nd);
+	ensure_selection(app);
+	say(app, false, "%s down (%s): %.200s; u undoes it, w would save it", fail_name(&s, name, sizeof name),
+	    fail_response_names[e.response], e.change);
+	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
 /* :select NAME selects a group by name, or a bundle as FROM->TO. */
 static unsigned select_named(struct app *app, const char *name)
 {
@@ -149,6 +173,7 @@ const struct command commands[] = {
 	{ "note", "TEXT", "pin a note on the canvas" },
 	{ "template", "NAME [K=V...]", "a new design from a template (undoable); without settings its form" },
 	{ "select", "NAME", "select a block by name, or a bundle as FROM->TO" },
+	{ "fail", "SPEC", "take part down (undoable): switch:GROUP, group:GROUP, nic:SERVERGROUP, link:FROM->TO[:N]" },
 	{ "pin", "", "pin the design as A for the comparison" },
 	{ "unpin", "", "forget A" },
 	{ "compare", "[FILE]", "the design beside A (or beside FILE)" },
@@ -422,6 +447,9 @@ unsigned app_command(struct app *app, const char *line)
 		return build_template(app, a1, a2);
 	if (!strcmp(cmd, "select") && n >= 2)
 		return select_named(app, a1);
+	if (!strcmp(cmd, "fail"))
+		return n >= 2 ? fail_command(app, a1)
+			      : say(app, true, ":fail SPEC: switch:GROUP, group:GROUP, nic:SERVERGROUP or link:FROM->TO[:N]");
 	if (!strcmp(cmd, "lesson")) {
 		char *end;
 		long page = n >= 2 ? strtol(a1, &end, 10) : 0;

@@ -9,12 +9,19 @@
 #include "io/design_io.h"
 #include "io/diff.h"
 #include "io/report.h"
+#include "io/failreport.h"
+#include "io/costreport.h"
+#include "io/prices.h"
+#include "model/alloc.h"
 #include "io/safetext.h"
 #include "io/codec.h"
 #include "io/units.h"
 #include "io/export.h"
 #include "io/nccltests.h"
 #include "layouts/template.h"
+#include "layouts/optimize.h"
+#include "io/optreport.h"
+#include "model/num.h"
 #include "ui/app.h"
 #include "ui/cellbuf.h"
 #include "ui/term.h"
@@ -35,7 +42,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* Options every subcommand takes besides its own (long-only values above 255). */
 enum { OPT_CATALOG = 256, OPT_SET, OPT_ASCII, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_SCRIPT, OPT_DUMP, OPT_SCREEN, OPT_COMPLETION,
-       OPT_VERSION };
+       OPT_VERSION, OPT_VARY, OPT_JOB, OPT_TARGET, OPT_BUDGET };
 #define COMMON_LONG { "help", no_argument, NULL, 'h' }, { "catalog", required_argument, NULL, OPT_CATALOG }
 
 struct ctx {
@@ -190,8 +197,25 @@ static bool gpus_option(const char *cmd, const char *text, long *gpus)
 
 static const struct option report_longs[] = {
 	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
-	{ "gpus", required_argument, NULL, 'g' }, { "sweep", no_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
+	{ "gpus", required_argument, NULL, 'g' }, { "sweep", no_argument, NULL, 'S' },
+	{ "fail", required_argument, NULL, 'F' }, { "prices", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 },
 };
+
+/* --prices FILE into p (errors printed as FILE:LINE:COL); EXIT_OK or EXIT_USAGE. */
+static int load_prices(const char *file, struct price_list *p)
+{
+	struct ncf_diag diag = { 0 };
+	bool ok = prices_load_file(file, p, &diag);
+	if (!ok)
+		diag_print(stderr, file, &diag, false);
+	diag_free(&diag);
+	return ok ? EXIT_OK : EXIT_USAGE;
+}
+
+static const char *shown_name(const char *file)
+{
+	return file ? (strcmp(file, "-") ? file : "(standard input)") : "(built-in default)";
+}
 
 static int cmd_report(struct ctx *x, int argc, char **argv)
 {
@@ -207,6 +231,14 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	struct ncf_diag problems = { 0 };
 	static struct metrics met;
 	struct report_in r;
+	struct fail_spec fspec;
+	static struct fail_outcome fout;
+	struct fail_point fbefore;
+	bool fail = false;
+	const char *prices_file = NULL;
+	struct price_list prices;
+	struct bom bom;
+	struct cost cost;
 	int ch, rc;
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
@@ -217,6 +249,14 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 			break;
 		case 'S':
 			sweep = true;
+			break;
+		case 'F':
+			if (!fail_parse(optarg, &fspec, err, sizeof err))
+				return usage_error("report --fail: %s", err);
+			fail = true;
+			break;
+		case 'P':
+			prices_file = optarg;
 			break;
 		case 's':
 			if (!parse_size(optarg, &size, err, sizeof err))
@@ -232,10 +272,17 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	}
 	if ((rc = one_operand("report", argc, argv, &file)) != EXIT_OK)
 		return rc;
-	if ((rc = load_catalog(x)) != EXIT_OK)
+	price_list_init(&prices);
+	if (prices_file && (rc = load_prices(prices_file, &prices)) != EXIT_OK)
 		return rc;
-	if ((rc = load_design(x, file, &d, &problems)) != EXIT_OK)
+	if ((rc = load_catalog(x)) != EXIT_OK) {
+		price_list_free(&prices);
 		return rc;
+	}
+	if ((rc = load_design(x, file, &d, &problems)) != EXIT_OK) {
+		price_list_free(&prices);
+		return rc;
+	}
 	design_catalog(&d, &x->shipped, &cat);
 	inventory_compute(&d, &cat, &inv);
 	metrics_compute(&d, &cat, size, (int)gpus, &met);
@@ -249,9 +296,34 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		diag_free(&problems);
 		catalog_free(&cat);
 		design_free(&d);
+		price_list_free(&prices);
 		return EXIT_USAGE;
 	}
 	workload_problems(&met.work, &problems);
+	memset(&r, 0, sizeof r);
+	if (fail) {
+		char name[160];
+		fail_point_from(&met, d.job.algo, &fbefore);
+		fail_evaluate(&d, &cat, &fspec, size, (int)gpus, &fbefore, &fout);
+		if (!fout.ok) {
+			safe_eprintf(stderr, "ncfabric: %s: --fail %s: %s\n", shown_name(file),
+				     fail_name(&fspec, name, sizeof name), fout.why);
+			price_list_free(&prices);
+			inventory_free(&inv);
+			diag_free(&problems);
+			catalog_free(&cat);
+			design_free(&d);
+			return EXIT_USAGE;
+		}
+		r.fail_before = &fbefore;
+		r.failure = &fout;
+	}
+	bom_compute(&d, &cat, &bom);
+	cost_compute(&bom, &cat, &prices, inv.gpus, met.fabric.bisection_GBps, met.work.valid ? met.work.tokens_per_s : 0,
+		     &cost);
+	r.bom = &bom;
+	r.cost = &cost;
+	r.prices_file = prices_file;
 	r.design = &d;
 	r.catalog = &cat;
 	r.catalog_source = x->catalog_source;
@@ -267,11 +339,105 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		else
 			rc = EXIT_FAIL;
 		free(s);
+	} else if (fail) {
+		failure_text(stdout, r.file, &d, &fbefore, &fout);
 	} else {
 		report_text(stdout, &r);
 	}
+	cost_free(&cost);
+	bom_free(&bom);
+	price_list_free(&prices);
 	inventory_free(&inv);
 	diag_free(&problems);
+	catalog_free(&cat);
+	design_free(&d);
+	if (fflush(stdout) != 0)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
+/* ---- failures (N-1) ---------------------------------------------------------------------------- */
+
+static const struct option failures_longs[] = {
+	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
+	{ "gpus", required_argument, NULL, 'g' }, { NULL, 0, NULL, 0 },
+};
+
+static int cmd_failures(struct ctx *x, int argc, char **argv)
+{
+	const struct subcommand *me = find_subcommand("failures");
+	const char *file = NULL;
+	bool json = false;
+	double size = 1024.0 * 1024 * 1024;
+	long gpus = 0;
+	char err[200];
+	struct design d;
+	struct catalog cat;
+	struct metrics *met;
+	struct fail_point before;
+	struct fail_spec *specs;
+	struct fail_outcome *out;
+	int ch, rc, n, i;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 'j':
+			json = true;
+			break;
+		case 's':
+			if (!parse_size(optarg, &size, err, sizeof err))
+				return usage_error("failures --size: %s", err);
+			break;
+		case 'g':
+			if (!gpus_option("failures", optarg, &gpus))
+				return EXIT_USAGE;
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if ((rc = one_operand("failures", argc, argv, &file)) != EXIT_OK)
+		return rc;
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
+	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
+		return rc;
+	design_catalog(&d, &x->shipped, &cat);
+	met = xmalloc(sizeof *met);
+	metrics_compute(&d, &cat, size, (int)gpus, met);
+	if (met->work.job_error) {
+		struct ncf_diag bad = { 0 };
+		workload_problems(&met->work, &bad);
+		diag_print(stderr, shown_name(file), &bad, false);
+		diag_free(&bad);
+		free(met);
+		catalog_free(&cat);
+		design_free(&d);
+		return EXIT_USAGE;
+	}
+	fail_point_from(met, d.job.algo, &before);
+	free(met);
+	n = fail_enumerate(&d, &cat, NULL, 0);
+	specs = xcalloc((size_t)(n > 0 ? n : 1), sizeof *specs);
+	out = xcalloc((size_t)(n > 0 ? n : 1), sizeof *out);
+	fail_enumerate(&d, &cat, specs, n);
+	for (i = 0; i < n; i++)
+		fail_evaluate(&d, &cat, &specs[i], size, (int)gpus, &before, &out[i]);
+	fail_rank(out, n);
+	rc = EXIT_OK;
+	if (json) {
+		char *s = failures_json(shown_name(file), &d, &before, out, n);
+		if (s)
+			fputs(s, stdout);
+		else
+			rc = EXIT_FAIL;
+		free(s);
+	} else {
+		failures_text(stdout, shown_name(file), &d, &before, out, n);
+	}
+	free(specs);
+	free(out);
 	catalog_free(&cat);
 	design_free(&d);
 	if (fflush(stdout) != 0)
@@ -514,8 +680,19 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 /* ---- diff ---------------------------------------------------------------------------------- */
 
 static const struct option diff_longs[] = {
-	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+	COMMON_LONG, { "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' },
+	{ "prices", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 },
 };
+
+/* The value of headline `key` among n, 0 when absent or unknown. */
+static double headline_get(const struct headline *h, int n, const char *key)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(h[i].key, key))
+			return h[i].known ? h[i].value : 0;
+	return 0;
+}
 
 /* diff A B: exit 0 when the designs are the same, 1 when they differ, 2 on trouble. */
 static int cmd_diff(struct ctx *x, int argc, char **argv)
@@ -530,6 +707,9 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 	struct headline h[2][HEADLINES_MAX];
 	struct vec changes = { 0 };
 	struct diff_in in;
+	const char *prices_file = NULL;
+	struct price_list prices;
+	struct cost cost[2];
 	int i, n = 0, nfiles = 0, rc, ch;
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
@@ -541,6 +721,9 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 		case 's':
 			if (!parse_size(optarg, &size, err, sizeof err))
 				return usage_error("diff --size: %s", err);
+			break;
+		case 'P':
+			prices_file = optarg;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -555,17 +738,27 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 		return usage_error("diff needs two designs: ncfabric diff A B");
 	if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
 		return usage_error("diff: A and B cannot both come from standard input");
-	if ((rc = load_catalog(x)) != EXIT_OK)
+	price_list_init(&prices);
+	if (prices_file && (rc = load_prices(prices_file, &prices)) != EXIT_OK)
 		return rc;
-	if ((rc = load_design(x, files[0], &d[0], NULL)) != EXIT_OK)
+	if ((rc = load_catalog(x)) != EXIT_OK || (rc = load_design(x, files[0], &d[0], NULL)) != EXIT_OK) {
+		price_list_free(&prices);
 		return rc;
+	}
 	if ((rc = load_design(x, files[1], &d[1], NULL)) != EXIT_OK) {
 		design_free(&d[0]);
+		price_list_free(&prices);
 		return rc;
 	}
 	for (i = 0; i < 2; i++) {
+		struct bom bom;
 		design_catalog(&d[i], &x->shipped, &cat);
 		n = headlines_of(&d[i], &cat, size, h[i], HEADLINES_MAX);
+		bom_compute(&d[i], &cat, &bom);
+		cost_compute(&bom, &cat, &prices, (long)headline_get(h[i], n, "gpus"), headline_get(h[i], n, "bisection"),
+			     headline_get(h[i], n, "tokens_per_s"), &cost[i]);
+		n += cost_headlines(&cost[i], &bom, h[i] + n, HEADLINES_MAX - n);
+		bom_free(&bom);
 		catalog_free(&cat);
 	}
 	design_diff(&d[0], &d[1], &changes);
@@ -582,6 +775,9 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 		diff_text(stdout, &in);
 	}
 	vec_release(&changes);
+	cost_free(&cost[0]);
+	cost_free(&cost[1]);
+	price_list_free(&prices);
 	design_free(&d[0]);
 	design_free(&d[1]);
 	if (fflush(stdout) != 0)
@@ -674,23 +870,201 @@ static int cmd_new(struct ctx *x, int argc, char **argv)
 	return emit(out, text);
 }
 
+/* ---- optimize --------------------------------------------------------------------------------- */
+
+static const struct option optimize_longs[] = {
+	COMMON_LONG, { "template", required_argument, NULL, 't' }, { "job", required_argument, NULL, OPT_JOB },
+	{ "target", required_argument, NULL, OPT_TARGET }, { "budget", required_argument, NULL, OPT_BUDGET },
+	{ "prices", required_argument, NULL, 'P' }, { "vary", required_argument, NULL, OPT_VARY },
+	{ "set", required_argument, NULL, OPT_SET }, { "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' }, { "size", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+};
+
+static int cmd_optimize(struct ctx *x, int argc, char **argv)
+{
+	const struct subcommand *me = find_subcommand("optimize");
+	const struct template *t = NULL;
+	const char *out = NULL, *sets[64], *varies[OPT_MAX_AXES], *jobfile = NULL, *target = NULL, *prices_file = NULL;
+	static struct opt_space space;
+	struct opt_request req;
+	struct opt_result res;
+	struct tvalues v;
+	struct design jd;
+	struct price_list prices;
+	char err[600], why[120];
+	double budget = 0, size = 1024.0 * 1024 * 1024;
+	bool json = false;
+	int ch, nsets = 0, nvary = 0, i, rc, metric = 0;
+	double tval = 0;
+	while ((ch = next_option(me, argc, argv, x)) != -1) {
+		switch (ch) {
+		case 'h':
+			return sub_usage(me, stdout);
+		case 't':
+			if (!(t = template_find(optarg)))
+				return usage_error("optimize: no template named '%s' (ncfabric templates lists them)", optarg);
+			break;
+		case OPT_SET:
+			if (nsets == 64)
+				return usage_error("optimize: at most 64 --set");
+			sets[nsets++] = optarg;
+			break;
+		case OPT_VARY:
+			if (nvary == OPT_MAX_AXES)
+				return usage_error("optimize: at most %d --vary", OPT_MAX_AXES);
+			varies[nvary++] = optarg;
+			break;
+		case OPT_JOB:
+			jobfile = optarg;
+			break;
+		case OPT_TARGET:
+			if (!opt_target_parse(optarg, &metric, &tval, err, sizeof err))
+				return usage_error("optimize %s", err);
+			target = optarg;
+			break;
+		case OPT_BUDGET:
+			if (num_parse_real(optarg, &budget, why, sizeof why) != NUM_OK || !(budget > 0))
+				return usage_error("optimize --budget: expected an amount above 0, got '%s'", optarg);
+			break;
+		case 'P':
+			prices_file = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 's':
+			if (!parse_size(optarg, &size, err, sizeof err))
+				return usage_error("optimize --size: %s", err);
+			break;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("optimize: unknown argument '%s' (the job goes with --job FILE)", argv[optind]);
+	if (!t)
+		return usage_error("optimize: --template NAME is required (ncfabric templates lists them)");
+	if (!target)
+		return usage_error("optimize: --target METRIC=VALUE is required (efficiency, tokens or busbw)");
+	if ((rc = load_catalog(x)) != EXIT_OK)
+		return rc;
+	template_defaults(t, &v);
+	for (i = 0; i < nsets; i++)
+		if (!template_set(t, &v, sets[i], &x->shipped, err, sizeof err))
+			return usage_error("%s", err);
+	opt_space_default(t, &v, &space);
+	for (i = 0; i < nvary; i++)
+		if (!opt_axis_set(&space, varies[i], &x->shipped, err, sizeof err))
+			return usage_error("optimize %s", err);
+	price_list_init(&prices);
+	if (prices_file && (rc = load_prices(prices_file, &prices)) != EXIT_OK)
+		return rc;
+	design_init(&jd);
+	if (jobfile && (rc = load_design(x, jobfile, &jd, NULL)) != EXIT_OK) {
+		price_list_free(&prices);
+		return rc;
+	}
+	memset(&req, 0, sizeof req);
+	req.metric = metric;
+	req.target = tval;
+	req.budget = budget;
+	req.bytes = size;
+	req.job = jobfile ? &jd.job : NULL;
+	req.prices = &prices;
+	if (!opt_run(&space, &x->shipped, &req, &res, err, sizeof err)) {
+		safe_eprintf(stderr, "ncfabric: optimize: %s\n", err);
+		design_free(&jd);
+		price_list_free(&prices);
+		return EXIT_USAGE;
+	}
+	rc = EXIT_OK;
+	{
+		const char *currency = prices.currency[0] ? prices.currency : "USD";
+		if (json) {
+			char *s = opt_json(&space, &req, &res, currency);
+			if (s)
+				fputs(s, stdout);
+			else
+				rc = EXIT_FAIL;
+			free(s);
+		} else {
+			opt_text(stdout, &space, &req, &res, currency);
+		}
+	}
+	if (res.best >= 0 && out) {
+		struct design best;
+		char *text;
+		if (!opt_build(&space, &x->shipped, req.job, res.c[res.best].choice, &best, err, sizeof err)) {
+			safe_eprintf(stderr, "ncfabric: optimize: %s\n", err);
+			rc = EXIT_FAIL;
+		} else if (!(text = design_to_text(&best, strcmp(out, "-") ? format_guess(out, "", 0) : FMT_YAML))) {
+			safe_eprintf(stderr, "ncfabric: cannot format the design: %s\n", tree_write_problem());
+			rc = EXIT_FAIL;
+		} else if (emit(out, text) != EXIT_OK) {
+			rc = EXIT_FAIL;
+		}
+		design_free(&best);
+	}
+	if (res.best < 0 && rc == EXIT_OK)
+		rc = EXIT_FAIL; /* nothing meets the target */
+	opt_result_free(&res);
+	design_free(&jd);
+	price_list_free(&prices);
+	if (fflush(stdout) != 0)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
 /* ---- the table ------------------------------------------------------------------------------- */
 
 static const struct subcommand subcommands[] = {
-	{ "report", "[FILE] [--json] [--size BYTES] [--gpus N] [--sweep]",
-	  "inventory, problems, bandwidth per pattern and algorithm, speedup, bottleneck and advice", "hjs:g:S",
+	{ "report", "[FILE] [--json] [--size BYTES] [--gpus N] [--sweep] [--fail SPEC] [--prices FILE]",
+	  "inventory, problems, bandwidth per pattern and algorithm, speedup, bottleneck and advice", "hjs:g:SF:P:",
 	  report_longs,
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
 	  "  -s, --size BYTES    the message size (K, M, G are powers of 1024; default 1G)\n"
 	  "  -g, --gpus N        the job on its first N GPUs: tp, pp, cp, ep kept, DP = N / (tp pp cp)\n"
-	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n",
+	  "  -S, --sweep         every pattern from 8 B to 16G, as nccl-tests sweeps (in the JSON too)\n"
+	  "  -F, --fail SPEC     what a failure costs, before and after: switch:GROUP (one switch),\n"
+	  "                      group:GROUP (the whole switch group), nic:SERVERGROUP (one NIC per\n"
+	  "                      server), link:FROM->TO[:N] (N links of one member; quote the '>')\n"
+	  "  -P, --prices FILE   the user's prices (YAML: prices: [{part, price, currency}]) for the\n"
+	  "                      cost; without it only the catalog's stated list prices are known\n",
 	  "design", cmd_report },
+	{ "failures", "[FILE] [--json] [--size BYTES] [--gpus N]",
+	  "every single failure (N-1) ranked by what it costs the job", "hjs:g:", failures_longs,
+	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
+	  "  -s, --size BYTES    the message size of the busbw numbers (default 1G)\n"
+	  "  -g, --gpus N        the job on its first N GPUs\n",
+	  "design", cmd_failures },
 	{ "new", "--template NAME [--set KEY=VALUE]... [-o FILE]",
 	  "a design from a template (standard output without -o)", "ht:o:", new_longs,
 	  "  -t, --template NAME a template (ncfabric templates lists them)\n"
 	  "      --set KEY=VALUE one of its parameters (as often as needed)\n"
 	  "  -o, --output FILE   where to write it (.json for JSON; - standard output)\n",
 	  "", cmd_new },
+	{ "optimize", "--template NAME --target M=V [--job FILE] [--prices FILE] [-o OUT]",
+	  "the cheapest design of a template meeting a target, and the Pareto front of cost against it", "ht:P:o:js:",
+	  optimize_longs,
+	  "  -t, --template NAME a template (ncfabric templates lists them)\n"
+	  "      --job FILE      a design file whose job every candidate runs (default: the template's)\n"
+	  "      --target M=V    at least V of efficiency (0..1 or 80%), tokens (tokens/s) or busbw\n"
+	  "                      (AllReduce GB/s at --size)\n"
+	  "      --budget X      at most this cost\n"
+	  "  -P, --prices FILE   the user's prices (as report --prices): a candidate's cost is known\n"
+	  "                      only when every part has a price\n"
+	  "      --vary K=V,...  search parameter K over these values (LO..HI for whole numbers, * for\n"
+	  "                      every choice or catalog part); default: every choice parameter,\n"
+	  "                      oversubscription 1..4 and routing ecmp,adaptive\n"
+	  "      --set K=V       a parameter's value off the grid (as new --set)\n"
+	  "  -o, --output OUT    write the cheapest design meeting the target (.json for JSON)\n"
+	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
+	  "  -s, --size BYTES    the message size of busbw (default 1G)\n"
+	  "  Exit status 1 when no candidate meets the target.\n",
+	  "", cmd_optimize },
 	{ "templates", "", "list templates with their parameters", "h", plain_longs, "", "", cmd_templates },
 	{ "export", "FILE --format FMT [-o OUT]",
 	  "the design for other tools: yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim (-o PREFIX), netbox (-o DIR)",
@@ -711,10 +1085,11 @@ static const struct subcommand subcommands[] = {
 	  "  -o, --output OUT    where to write it (- standard output)\n"
 	  "  LOG may be - (standard input). Exit status 2 when nothing is comparable.\n",
 	  "design log", cmd_compare },
-	{ "diff", "A B [--json] [--size BYTES]",
-	  "what changed from design A to B, and every headline number with its change", "hjs:", diff_longs,
+	{ "diff", "A B [--json] [--size BYTES] [--prices FILE]",
+	  "what changed from design A to B, and every headline number with its change", "hjs:P:", diff_longs,
 	  "  -j, --json          one JSON object\n"
 	  "  -s, --size BYTES    the message size of the busbw numbers (default 1G)\n"
+	  "  -P, --prices FILE   the user's prices for the cost rows (as report --prices)\n"
 	  "  Exit status 0 the designs are the same, 1 they differ, 2 trouble.\n",
 	  "design design", cmd_diff },
 };

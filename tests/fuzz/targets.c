@@ -14,6 +14,9 @@
 #include "io/export.h"
 #include "io/report.h"
 #include "io/nccltests.h"
+#include "io/prices.h"
+#include "model/cost.h"
+#include "model/failure.h"
 #include "io/units.h"
 #include "layouts/place.h"
 #include "layouts/template.h"
@@ -87,6 +90,76 @@ int fuzz_catalog(const uint8_t *data, size_t size)
 	struct ncf_diag diag = { 0 };
 	if (size && catalog_load_text((const char *)data + 1, size - 1, data[0] & 1 ? FMT_JSON : FMT_YAML, &c, &diag))
 		catalog_free(&c);
+	diag_free(&diag);
+	return 0;
+}
+
+/* A price file; one that loads prices the reference case's bill of materials. */
+int fuzz_prices(const uint8_t *data, size_t size)
+{
+	struct price_list p;
+	struct ncf_diag diag = { 0 };
+	if (prices_load_text((const char *)data, size, &p, &diag)) {
+		struct design d;
+		struct catalog cat;
+		struct bom b;
+		struct cost c;
+		if (!design_load_default(shipped(), &d, &diag))
+			abort();
+		design_catalog(&d, shipped(), &cat);
+		bom_compute(&d, &cat, &b);
+		cost_compute(&b, &cat, &p, 32, 100, 1000, &c);
+		if (c.total < 0)
+			abort();
+		cost_free(&c);
+		bom_free(&b);
+		catalog_free(&cat);
+		design_free(&d);
+		price_list_free(&p);
+	}
+	diag_free(&diag);
+	return 0;
+}
+
+/* A failure spec (text up to the first NUL); one that parses is applied to a shipped
+ * design (the first byte picks which) and evaluated. */
+int fuzz_fail(const uint8_t *data, size_t size)
+{
+	static const char *const files[] = { NULL, "dgx-h100-1su", "gb200-nvl72", "mixed-generations" };
+	static struct fail_outcome o;
+	struct fail_spec s;
+	struct fail_point before;
+	struct ncf_diag diag = { 0 };
+	struct design d;
+	struct catalog cat;
+	struct metrics *m;
+	char text[300], err[200], path[200];
+	size_t n = size > 1 ? size - 1 : 0;
+	if (!size)
+		return 0;
+	if (n >= sizeof text)
+		n = sizeof text - 1;
+	memcpy(text, data + 1, n);
+	text[n] = 0;
+	if (!fail_parse(text, &s, err, sizeof err))
+		return 0;
+	if (files[data[0] & 3]) {
+		snprintf(path, sizeof path, "share/examples/%s.yaml", files[data[0] & 3]);
+		if (!design_load_file(path, shipped(), &d, &diag)) {
+			diag_free(&diag);
+			return 0;
+		}
+	} else if (!design_load_default(shipped(), &d, &diag)) {
+		abort();
+	}
+	design_catalog(&d, shipped(), &cat);
+	m = calloc(1, sizeof *m);
+	metrics_compute(&d, &cat, 1 << 20, 0, m);
+	fail_point_from(m, d.job.algo, &before);
+	free(m);
+	fail_evaluate(&d, &cat, &s, 1 << 20, 0, &before, &o);
+	catalog_free(&cat);
+	design_free(&d);
 	diag_free(&diag);
 	return 0;
 }
@@ -202,7 +275,7 @@ int fuzz_pipeline(const uint8_t *data, size_t size)
 	design_catalog(&d, shipped(), &cat);
 	inventory_compute(&d, &cat, &inv);
 	metrics_compute(&d, &cat, ldexp(1.0, data[0] % 35), 0, &m);
-	r = (struct report_in){ &d, &cat, "built-in", "fuzz.yaml", &inv, &problems, &m, (data[0] & 2) != 0 };
+	r = (struct report_in){ &d, &cat, "built-in", "fuzz.yaml", &inv, &problems, &m, (data[0] & 2) != 0, NULL, NULL, NULL, NULL, NULL };
 	report_text(null, &r);
 	free(report_json(&r));
 	diag_print(null, "fuzz.yaml", &problems, true);

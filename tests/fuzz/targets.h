@@ -9,6 +9,8 @@ int fuzz_design_yaml(const uint8_t *data, size_t size);
 int fuzz_design_json(const uint8_t *data, size_t size);
 int fuzz_catalog(const uint8_t *data, size_t size);
 int fuzz_nccltests(const uint8_t *data, size_t size);
+int fuzz_prices(const uint8_t *data, size_t size);
+int fuzz_fail(const uint8_t *data, size_t size);
 int fuzz_set(const uint8_t *data, size_t size);
 /* The whole command-line path: load (the first byte picks YAML or JSON), check, the model,
  * report (text and JSON), expect, compare against a measured log, diff against the
