@@ -22,6 +22,7 @@
 #include "io/export_write.h"
 #include "io/model_view.h"
 #include "io/strbuf.h"
+#include "model/nccl.h"
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,10 +30,11 @@
 #include <string.h>
 
 #define ASTRA_GIB (1024.0 * 1024.0 * 1024.0)
-/* NCCL's hardware latency per ring step, Simple protocol, us (collective-model.md 3.2). */
-#define LAT_NVLINK_US 3.4
-#define LAT_PCI_US 5.7
-#define LAT_NET_US 14.0
+/* NCCL's hardware latency per ring step, Simple protocol, us (collective-model.md 3.2),
+ * from the model's own table. */
+#define LAT_NVLINK_US nccl_ring_step_us(NCCL_HW_NVLINK)
+#define LAT_PCI_US nccl_ring_step_us(NCCL_HW_PCI)
+#define LAT_NET_US nccl_ring_step_us(NCCL_HW_NET)
 #define ASTRA_DIMS 8
 
 struct adim {
@@ -154,7 +156,8 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 	sb_printf(&hdr, "# bandwidth: per NPU and direction in GB/s as the backend reads them, 2^30 bytes per GB (it converts\n"
 			"#   with bw * 2^30 / 10^9): ncfabric's 10^9-byte figures times 10^9 / 2^30 = 0.9313.\n");
 	sb_printf(&hdr, "# latency: ns per hop. A Switch dimension counts two hops, so each is half the per-step latency\n"
-			"#   ncfabric's model takes from NCCL (Ring, Simple: NVLink 3.4 us, PCIe 5.7 us, network 14 us).\n");
+			"#   ncfabric's model takes from NCCL (Ring, Simple: NVLink %g us, PCIe %g us, network %g us).\n",
+		  LAT_NVLINK_US, LAT_PCI_US, LAT_NET_US);
 	sb_printf(&hdr, "# Not seen by the analytical backend:\n");
 	if (mv.hashed && mv.nodes > 1)
 		sb_printf(&hdr, "#   - static path choice %s%s: %s;\n"

@@ -389,7 +389,7 @@ static void eval_p2p(const struct nccl_model *m, enum coll c, double bytes, cons
 		busbw = min_d(intra_bw, net_bw);
 		r->nccl_busbw_GBps = min_d(intra_bw, nodes > 1 ? (net / ppn) * (N - 1.0) / (N - ppn) : 1e12);
 		/* Peers in rounds of 8 at a time; a round costs a network or an NVLink step [I]. */
-		lat = 8.4 + ceil((N - 1) / 8.0) * (nodes > 1 ? 14.0 : 3.4);
+		lat = nccl_ring_base_us() + ceil((N - 1) / 8.0) * nccl_ring_step_us(nodes > 1 ? NCCL_HW_NET : NCCL_HW_NVLINK);
 		r->algbw_GBps = busbw * N / (N - 1.0);
 		r->time_us = lat + bytes / (1000.0 * r->algbw_GBps);
 		r->algbw_GBps = bytes / (1000.0 * r->time_us);
@@ -402,9 +402,10 @@ static void eval_p2p(const struct nccl_model *m, enum coll c, double bytes, cons
 	 * a pair of one NIC each across nodes. */
 	{
 		double pn = nccl_pair_net(&m->p2p_pair);
-		double t_intra = ppn > 1 ? 8.4 + 3.4 + bytes / (1000.0 * intra) : 0;
-		double t_inter = nodes > 1 ? 8.4 + 14.0 + bytes / (1000.0 * pn * factor) : 0;
-		double t_nccl = nodes > 1 ? 8.4 + 14.0 + bytes / (1000.0 * pn) : 0;
+		double base = nccl_ring_base_us(), step_nvl = nccl_ring_step_us(NCCL_HW_NVLINK), step_net = nccl_ring_step_us(NCCL_HW_NET);
+		double t_intra = ppn > 1 ? base + step_nvl + bytes / (1000.0 * intra) : 0;
+		double t_inter = nodes > 1 ? base + step_net + bytes / (1000.0 * pn * factor) : 0;
+		double t_nccl = nodes > 1 ? base + step_net + bytes / (1000.0 * pn) : 0;
 		r->time_us = t_intra > t_inter ? t_intra : t_inter;
 		r->nccl_busbw_GBps = bytes / (1000.0 * (t_intra > t_nccl ? t_intra : t_nccl));
 		r->algbw_GBps = r->busbw_GBps = bytes / (1000.0 * r->time_us);

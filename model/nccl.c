@@ -38,7 +38,9 @@ static const double nvls_eff[4] = { 0, 0, 0.85, 0.74 };
 static const double base_lat[NA_COUNT][NP_COUNT] = {
 	[NA_TREE] = { 6.8, 14.0, 8.4 }, [NA_RING] = { 6.6, 14.0, 8.4 }, [NA_PAT] = { 8.0, 8.0, 8.0 },
 };
-enum { HW_NVLINK, HW_PCI, HW_NET };
+#define HW_NVLINK NCCL_HW_NVLINK
+#define HW_PCI NCCL_HW_PCI
+#define HW_NET NCCL_HW_NET
 static const double hw_lat[3][NA_COUNT][NP_COUNT] = {
 	[HW_NVLINK] = { [NA_TREE] = { .6, 1.25, 4.0 }, [NA_RING] = { .6, 1.9, 3.4 }, [NA_COLLNET_DIRECT] = { 0, 0, 3.7 },
 			[NA_COLLNET_CHAIN] = { 0, 0, 2.8 }, [NA_NVLS] = { 0, 0, 25 }, [NA_NVLSTREE] = { 0, 0, 25 },
@@ -50,6 +52,16 @@ static const double hw_lat[3][NA_COUNT][NP_COUNT] = {
 		     [NA_COLLNET_CHAIN] = { 0, 0, 30 }, [NA_NVLS] = { 0, 0, 18 }, [NA_NVLSTREE] = { 0, 0, 20.9 },
 		     [NA_PAT] = { 0, 0, 14 } },
 };
+
+double nccl_ring_step_us(enum nccl_hw hw)
+{
+	return hw_lat[hw][NA_RING][NP_SIMPLE];
+}
+
+double nccl_ring_base_us(void)
+{
+	return base_lat[NA_RING][NP_SIMPLE];
+}
 
 /* treeCorrectionFactor, indexed by log2(bytes / 64). */
 static const double tree_corr[NP_COUNT][24] = {

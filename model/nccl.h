@@ -95,6 +95,13 @@ double nccl_nvls_efficiency(int sm);
 double nccl_nvlink_per_link(int sm);
 /* NCCL's PCIe bandwidth: lanes x per-lane rate (x16 Gen3 12, Gen4 24, Gen5 48, Gen6 96). */
 double nccl_pcie_bw(int gen, int lanes);
+/* NCCL's latency table (collective-model.md 3.2) for the kinds of hop it knows: the
+ * hardware latency of one Ring/Simple step on that hop, and the base latency of a
+ * Ring/Simple launch, microseconds. Other modules (p2p rounds, exports) take them here
+ * rather than restating the constants. */
+enum nccl_hw { NCCL_HW_NVLINK, NCCL_HW_PCI, NCCL_HW_NET };
+double nccl_ring_step_us(enum nccl_hw hw);
+double nccl_ring_base_us(void);
 
 /* Search, tune and fill m for node n. Cost: constant (no dependence on the node count). */
 void nccl_model_build(const struct nccl_node *n, struct nccl_model *m);
