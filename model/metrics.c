@@ -1,5 +1,6 @@
 /* metrics.c: the model's results for a design, and the bottleneck and advice in words. */
 #include "model/metrics.h"
+#include "model/congest.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -497,6 +498,73 @@ static void job_advice(struct metrics *m, const struct weigh *g)
 	}
 }
 
+/* Why switch group `group` cannot spread flows per packet, into why (empty: it can): its
+ * switches must route adaptively and every compute NIC must take packets out of order
+ * (topo.c applies the same rule; fabric-physics.md 1.6). */
+static void adaptive_blocker(const struct design *d, const struct catalog *cat, const char *group, char *why, size_t size)
+{
+	size_t k, i, n;
+	const struct cat_switch *cs = NULL;
+	why[0] = '\0';
+	if (design_find(d, group, &k) == GK_SWITCH)
+		cs = catalog_switch(cat, DESIGN_SWITCH(d, k)->model);
+	if (!cs || !cs->adaptive_routing) {
+		snprintf(why, size, "%s cannot route adaptively", cs ? cs->name : "a switch the catalog does not know");
+		return;
+	}
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *sg = DESIGN_SERVER(d, i);
+		for (n = 0; n < sg->nics.n; n++) {
+			const struct nic_spec *ns = &VEC_AT(sg->nics, struct nic_spec, n);
+			const struct cat_nic *cn = catalog_nic(cat, ns->model);
+			if (ns->use == NIC_COMPUTE && (!cn || !cn->adaptive_routing)) {
+				snprintf(why, size, "%s NICs take no packets out of order", ns->model);
+				return;
+			}
+		}
+	}
+}
+
+/* Static ECMP binds: the remedies the model itself rates, each with the share of the
+ * hashed links' capacity it would carry (the loss's factor is that capacity over the demand
+ * times hash_efficiency(flows, links)):
+ *   - adaptive routing (only where the switches and NICs can do it, and without a LAG,
+ *     whose members stay hashed): the hashing goes, the capacity stays;
+ *   - twice the queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION): twice the flows
+ *     over the same links, hashed more evenly;
+ *   - more uplinks: more capacity.
+ * What Enter applies is the best knob that helps; none when none does. */
+static void advise_hashing(struct metrics *m, const struct design *d, const struct catalog *cat, const struct fabric *f,
+			   const struct fabric_loss *h)
+{
+	const char *group = f->tiers[h->binding].group;
+	double eff = hash_efficiency(h->flows, h->links);
+	double raw = eff > 0 ? h->factor / eff : h->factor;
+	int q = d->fabric.qps_per_connection > 0 ? d->fabric.qps_per_connection : 1, q2 = 2 * q;
+	double with_ar = raw < 1 ? raw : 1, with_qps = raw * hash_efficiency(h->flows * 2, h->links);
+	char blocker[160], cmd[64], more[200];
+	bool ar = d->fabric.routing == ROUTE_ECMP && !f->lag;
+	if (with_qps > 1)
+		with_qps = 1;
+	adaptive_blocker(d, cat, group, blocker, sizeof blocker);
+	if (blocker[0])
+		ar = false;
+	cmd[0] = '\0';
+	if (ar && with_ar > h->factor + 0.005)
+		snprintf(cmd, sizeof cmd, "set fabric.routing adaptive");
+	else if (with_qps > h->factor + 0.005 && q2 <= 16)
+		snprintf(cmd, sizeof cmd, "set fabric.qps_per_connection %d", q2);
+	if (ar)
+		snprintf(more, sizeof more, "adaptive routing carries %.0f%%, fabric.qps_per_connection %d %.0f%%, more uplinks add capacity",
+			 100 * with_ar, q2, 100 * with_qps);
+	else
+		snprintf(more, sizeof more, "%s; fabric.qps_per_connection %d carries %.0f%%, more uplinks add capacity",
+			 blocker[0] ? blocker : d->fabric.routing != ROUTE_ECMP ? "adaptive routing is on and reaches not these flows" : "a LAG's members stay hashed",
+			 q2, 100 * with_qps);
+	advise_do(m, cmd, "'%s' hashes %ld flows onto %ld uplinks by static ECMP (%.0f%% of their capacity): %s", group, h->flows,
+		  h->links, 100 * h->factor, more);
+}
+
 static void find_advice(const struct design *d, const struct catalog *cat, const struct topo *t, struct metrics *m)
 {
 	const struct fabric *f = &m->fabric;
@@ -529,9 +597,7 @@ static void find_advice(const struct design *d, const struct catalog *cat, const
 	}
 	if (hashed && hashed->hashed && hashed->hash == HASH_ECMP && hashed->factor < 0.9 && hashed->binding >= 0 &&
 	    hashed->binding < f->ntiers)
-		advise_do(m, d->fabric.routing == ROUTE_ECMP ? "set fabric.routing adaptive" : "",
-			  "'%s' hashes %ld flows onto %ld uplinks by static ECMP (%.0f%% of their capacity): adaptive routing, more queue pairs per connection (fabric.qps_per_connection) or more uplinks spread them",
-		       f->tiers[hashed->binding].group, hashed->flows, hashed->links, 100 * hashed->factor);
+		advise_hashing(m, d, cat, f, hashed);
 	if (oversub && f->wiring != WIRE_RAIL && f->node.nnodes > 1 && ar->algo[UA_RING].available &&
 	    ar->algo[UA_RING].loss.factor < 0.999)
 		advise(m, "Ring on a non-rail-aligned, oversubscribed fabric loses %.0f%% of what NCCL plans: wire rail-optimised",
@@ -560,10 +626,18 @@ static void find_advice(const struct design *d, const struct catalog *cat, const
 		if (j->params_b >= 500) {
 			if (!ar->algo[UA_COLLNET].available && !ar->algo[UA_NVLS].available)
 				advise(m, "trillion-parameter class: ReduceScatter/AllGather dominate; in-network reduction (NVLS, SHARP) takes reduction traffic off the GPUs");
-		} else if (w->tp > 1 || w->ep > 1) {
-			advise(m, "hybrid parallelism: NVSwitch inside the node for TP, many high-radix links between nodes for DP (a two-level fabric)");
-		} else if (f->node.nnodes > 1) {
-			advise(m, "mostly data-parallel: protect cross-server bandwidth and keep oversubscription low (fat tree or full mesh)");
+		} else if ((w->tp > 1 || w->ep > 1) && (!f->node.nvswitch || oversub)) {
+			/* The design rule, said only where the design does not follow it yet. */
+			advise(m, "hybrid parallelism: %s", !f->node.nvswitch
+				   ? "TP and EP want NVSwitch inside the node; this node has none"
+				   : "many high-radix links between nodes for DP: a tier above the servers is oversubscribed");
+		} else if (f->node.nnodes > 1 && oversub) {
+			const struct tier *worst = &f->tiers[0];
+			for (i = 1; i < f->ntiers; i++)
+				if (f->tiers[i].ratio > worst->ratio)
+					worst = &f->tiers[i];
+			advise(m, "mostly data-parallel: the gradients cross the servers' network every step; '%s' is %.3g:1 oversubscribed: a non-blocking (1:1) tier keeps their bandwidth",
+			       worst->group, worst->ratio);
 		}
 	}
 	if (d->fabric.sharp && !f->node.collnet && f->node.nnodes > 1)

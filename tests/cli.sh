@@ -280,8 +280,24 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["sweep"]; asser
 	&& ok "the sweep in JSON: 5 patterns x 32 sizes, busbw = algbw x 2(n-1)/n" || bad "the sweep in JSON"
 "$BIN" new --template reference-case --set racks=2 -o "$TMP/racks.yaml"
 "$BIN" report --json "$TMP/racks.yaml" >"$TMP/out"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["advice_commands"])==len(d["advice"]); assert d["advice_commands"][0]=="set fabric.routing adaptive" and "set job.algo tree" in d["advice_commands"] and d["advice_commands"][-1]==""' "$TMP/out" \
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["advice_commands"])==len(d["advice"]); assert d["advice_commands"][0]=="set fabric.qps_per_connection 2" and "set job.algo tree" in d["advice_commands"] and d["advice_commands"][-1]==""' "$TMP/out" \
 	&& ok "advice_commands beside advice" || bad "advice_commands beside advice"
+# The hashing advice weighs its remedies (model/metrics.c advise_hashing). By hand: the ToR's
+# 8 ring flows on 4 uplinks, hash_efficiency(8, 4) = (8/4) / E[max] = 2 / 3.5381 = 0.5653
+# (exact over the 4^8 placements); the loss is 59%, so capacity / demand = 0.59 / 0.5653 =
+# 1.044. Adaptive routing: min(1, 1.044) = 100%; twice the queue pairs, 16 flows:
+# 1.044 x 4 / 6.1390 = 68%. SN2700 cannot route adaptively: never offered there.
+expect "hashing advice on SN2700" 0 "$BIN" report "$TMP/racks.yaml"
+has "hashing advice: the loss" "$TMP/out" "'tor' hashes 8 flows onto 4 uplinks by static ECMP (59% of their capacity)"
+has "hashing advice: names what cannot route adaptively" "$TMP/out" "sn2700 cannot route adaptively; fabric.qps_per_connection 2 carries 68%"
+expect "hashing advice on switches that route adaptively" 0 "$BIN" report tests/data/two-racks-spectrum-x.yaml
+has "hashing advice: adaptive routing where it can run" "$TMP/out" "adaptive routing carries 100%, fabric.qps_per_connection 2 68%"
+"$BIN" report --json tests/data/two-racks-spectrum-x.yaml >"$TMP/out"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["advice_commands"][0]=="set fabric.routing adaptive"' "$TMP/out" \
+	&& ok "hashing advice: Enter applies adaptive routing where it helps" || bad "hashing advice: Enter applies adaptive routing where it helps"
+sed 's/routing: ecmp/routing: adaptive/' tests/data/two-racks-spectrum-x.yaml >"$TMP/ar.yaml"
+expect "adaptive routing applied" 1 "$BIN" diff tests/data/two-racks-spectrum-x.yaml "$TMP/ar.yaml"
+has "adaptive routing applied: the model rates it better, as the advice said" "$TMP/out" "AllReduce busbw                 28.0 GB/s        47.3 GB/s"
 
 # ---- compare on nccl-tests' own logs ----------------------------------------------------------
 "$BIN" new --template single-node --set gpu=h100-sxm5 -o "$TMP/one.yaml" 2>/dev/null || "$BIN" new --template single-node -o "$TMP/one.yaml"
