@@ -542,7 +542,7 @@ static void advise_hashing(struct metrics *m, const struct design *d, const stru
 	double raw = eff > 0 ? h->factor / eff : h->factor;
 	int q = d->fabric.qps_per_connection > 0 ? d->fabric.qps_per_connection : 1, q2 = 2 * q;
 	double with_ar = raw < 1 ? raw : 1, with_qps = raw * hash_efficiency(h->flows * 2, h->links);
-	char blocker[160], cmd[64], more[200];
+	char blocker[120], cmd[64], more[300];
 	bool ar = d->fabric.routing == ROUTE_ECMP && !f->lag;
 	if (with_qps > 1)
 		with_qps = 1;
