@@ -15,6 +15,7 @@
 #include "layouts/place.h"
 #include "model/cmd.h"
 #include "model/compare.h"
+#include "model/cost.h"
 #include "model/inventory.h"
 #include "model/metrics.h"
 #include "model/teach.h"
@@ -179,6 +180,19 @@ enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A, ANIM_NVLS };
 
 #define MSG_KEEP 100
 
+/* The design's capital cost and power as the panel shows them (model/cost.h over the BOM,
+ * with the user's prices), recomputed on every edit. */
+struct cost_figs {
+	bool valid;
+	char currency[COST_CURRENCY_MAX];
+	bool complete;                /* every line to buy has a price */
+	double total;                 /* of the lines with a price */
+	int lines, unknown;           /* lines to buy, those without a price */
+	double typ_W, max_W;          /* of the parts that publish it */
+	int typ_unknown, max_unknown; /* parts to buy that do not */
+};
+
+
 struct app {
 	struct design design;
 	struct editor ed;
@@ -192,6 +206,15 @@ struct app {
 	bool inv_of_valid;
 	struct ncf_diag problems;
 	struct metrics metrics;       /* the model's numbers, recomputed on every edit */
+	/* Cost and power now, and as they were before the last edit (the panel shows the
+	 * change); cost_generation is the editor's generation `cost` belongs to. A design
+	 * opened from a file has no "before". */
+	struct cost_figs cost, cost_before;
+	struct cost_figs cost_start;  /* as the outermost key, command or click found them */
+	int run_depth;                /* keys, actions, commands and clicks under way */
+	int cost_generation;
+	struct price_list prices;     /* --prices FILE or :prices FILE; empty: catalog list prices */
+	char prices_file[1024];
 	struct placement place;       /* blocks on the canvas */
 	int plot_n;                   /* busbw against size for the pattern shown (computed, not drawn) */
 	double plot_sizes[40];
@@ -307,6 +330,8 @@ int action_lookup(const char *name);
 /* Take ownership of d (loaded from file, or "" for the default design). */
 void app_init(struct app *app, struct design *d, const struct catalog *shipped, const char *file);
 void app_free(struct app *app);
+/* Use prices (taken: the app frees them) from file for the cost; "" for none. */
+void app_set_prices(struct app *app, struct price_list *prices, const char *file);
 /* Recompute the model's numbers (after CHG_MODEL). */
 void app_recompute(struct app *app);
 /* The inventory of the design on screen (app->inv), made again first when an edit changed

@@ -42,7 +42,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* Options every subcommand takes besides its own (long-only values above 255). */
 enum { OPT_CATALOG = 256, OPT_SET, OPT_ASCII, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_SCRIPT, OPT_DUMP, OPT_SCREEN, OPT_COMPLETION,
-       OPT_VERSION, OPT_VARY, OPT_JOB, OPT_TARGET, OPT_BUDGET };
+       OPT_VERSION, OPT_VARY, OPT_JOB, OPT_TARGET, OPT_BUDGET, OPT_PRICES };
 #define COMMON_LONG { "help", no_argument, NULL, 'h' }, { "catalog", required_argument, NULL, OPT_CATALOG }
 
 struct ctx {
@@ -1127,6 +1127,7 @@ static const struct option main_longs[] = {
 	{ "dump-screen", required_argument, NULL, OPT_DUMP },
 	{ "screen", required_argument, NULL, OPT_SCREEN },
 	{ "completion", required_argument, NULL, OPT_COMPLETION },
+	{ "prices", required_argument, NULL, OPT_PRICES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1163,6 +1164,7 @@ static void usage(FILE *out)
 	      "  --script FILE    run the designer without a terminal on the keys and commands in FILE\n"
 	      "  --dump-screen OUT  with --script: write the final screen as text to OUT (- for stdout)\n"
 	      "  --screen WxH     with --script: the screen size (default 80x24)\n"
+	      "  --prices FILE    the panel's cost uses FILE's prices, then the catalog's list prices\n"
 	      "  --completion bash  print the bash completion script\n"
 	      "  -h, --help       this text (ncfabric COMMAND --help: a command's options)\n"
 	      "  --version        the version\n"
@@ -1232,7 +1234,7 @@ static void completion_bash(FILE *out)
 }
 
 struct script_opts {
-	const char *script, *dump;
+	const char *script, *dump, *prices;
 	int w, h;
 };
 
@@ -1241,10 +1243,16 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	struct design d;
 	static struct app app;
 	char recovered[3000];
+	struct price_list prices;
 	int rc;
 	if (!so->script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		safe_eprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
+	}
+	price_list_init(&prices);
+	if (so->prices && (rc = load_prices(so->prices, &prices)) != EXIT_OK) {
+		price_list_free(&prices);
+		return rc;
 	}
 	if (file && strcmp(file, "-") && access(file, F_OK) != 0 && errno == ENOENT) {
 		/* As vi: a name that is not there yet is a new design that w will create. */
@@ -1263,11 +1271,16 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		}
 		diag_free(&diag);
 	} else {
-		if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
+		if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK) {
+			price_list_free(&prices);
 			return rc;
+		}
 		app_init(&app, &d, &x->shipped, file);
 	}
 	app.mouse = o->mouse;
+	if (so->prices)
+		app_set_prices(&app, &prices, so->prices);
+	price_list_free(&prices);
 	app_offer_recoveries(&app);
 	if (so->script) {
 		char err[400];
@@ -1317,7 +1330,7 @@ int main(int argc, char **argv)
 {
 	struct ctx x;
 	struct term_opts topts = { false, true, true };
-	struct script_opts sopts = { NULL, NULL, 80, 24 };
+	struct script_opts sopts = { NULL, NULL, NULL, 80, 24 };
 	const char *file = NULL;
 	int ch, rc;
 
@@ -1384,6 +1397,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DUMP:
 			sopts.dump = optarg;
+			break;
+		case OPT_PRICES:
+			sopts.prices = optarg;
 			break;
 		case OPT_SCREEN: {
 			char tail;

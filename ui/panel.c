@@ -9,7 +9,9 @@
  * change carries it as ':' commands (model/metrics.h: advice_do): Enter on it applies them as
  * one edit, which u undoes. */
 #include "ui/modes.h"
+#include "io/costreport.h"
 #include "io/units.h"
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +51,62 @@ static void item(struct pitem *it, int *n, int prio, int role, const char *lead,
 	it[*n].lead = lead;
 	it[*n].act = NULL;
 	(*n)++;
+}
+
+/* "+60,800" or "-1,200": a change of money, signed. */
+static const char *money_change(double d, char *buf, size_t size)
+{
+	char m[40];
+	format_money(d < 0 ? -d : d, m, sizeof m);
+	snprintf(buf, size, "%c%s", d < 0 ? '-' : '+', m);
+	return buf;
+}
+
+/* The cost line and the power line, each with its change since the last edit. Cost is known
+ * only when every line to buy has a price (else it says how many have none: a partial sum
+ * is not the cost); power sums the parts that publish it, and says when some do not. */
+static void cost_items(const struct app *app, struct pitem *it, int *n)
+{
+	const struct cost_figs *c = &app->cost, *b = &app->cost_before;
+	char m[40], d[72], p[160];
+	bool typ;
+	double now, was;
+	if (!c->valid)
+		return;
+	if (!c->lines) {
+		item(it, n, 3, ROLE_DIM, NULL, "cost: nothing to buy");
+	} else if (c->complete) {
+		d[0] = '\0';
+		if (b->valid && b->complete && b->lines && fabs(c->total - b->total) >= 0.5) {
+			char s[48];
+			snprintf(d, sizeof d, " (%s)", money_change(c->total - b->total, s, sizeof s));
+		} else if (b->valid && b->lines && !b->complete) {
+			snprintf(d, sizeof d, " (was unknown)");
+		}
+		item(it, n, 3, ROLE_NUMBER, NULL, "cost %s %s%s", format_money(c->total, m, sizeof m), c->currency, d);
+	} else {
+		item(it, n, 3, ROLE_DIM, NULL, "cost unknown: %d of %d part%s unpriced%s", c->unknown, c->lines,
+		     c->lines == 1 ? "" : "s", b->valid && b->complete && b->lines ? " (was known)" : "");
+	}
+	/* Power: typical where every part publishes it, else the maximum. */
+	typ = c->typ_W > 0 && !c->typ_unknown;
+	now = typ ? c->typ_W : c->max_W;
+	was = typ ? b->typ_W : b->max_W;
+	if (now <= 0) {
+		item(it, n, 3, ROLE_DIM, NULL, "power: not published for these parts");
+		return;
+	}
+	d[0] = '\0';
+	if (b->valid && fabs(now - was) >= 50 && (typ ? !b->typ_unknown : true))
+		snprintf(d, sizeof d, " (%+.1f)", (now - was) / 1000);
+	/* ">=": a sum of the parts that publish it (the tail says so while there is room). */
+	if (typ)
+		snprintf(p, sizeof p, "power %.1f kW typ%s, %.1f%s max", now / 1000, d, c->max_W / 1000,
+			 c->max_unknown ? "+" : "");
+	else
+		snprintf(p, sizeof p, "power %s%.1f kW max%s%s", c->max_unknown ? ">=" : "", now / 1000, d,
+			 c->max_unknown && !d[0] ? ", some unpublished" : "");
+	item(it, n, 3, ROLE_NORMAL, NULL, "%s", p);
 }
 
 static int panel_items(const struct app *app, struct pitem *it)
@@ -118,10 +176,11 @@ static int panel_items(const struct app *app, struct pitem *it)
 	if (w->valid) {
 		item(it, &n, 3, w->efficiency < 0.7 ? ROLE_WARNING : ROLE_NUMBER, NULL, "speedup %.1f of %d (%.0f%%)", w->speedup,
 		     w->gpus, 100 * w->efficiency);
-		item(it, &n, 5, ROLE_HEADING, NULL, "step %.1f ms, %.0f tokens/s", w->step_ms, w->tokens_per_s);
+		item(it, &n, 3, ROLE_HEADING, NULL, "step %.1f ms, %.0f tokens/s", w->step_ms, w->tokens_per_s);
 	} else {
 		item(it, &n, 3, ROLE_DIM, "  ", "job: %s", w->why);
 	}
+	cost_items(app, it, &n);
 	for (t = 0; t < (int)diag_count(&app->problems); t++) {
 		const struct ncf_problem *p = diag_get(&app->problems, (size_t)t);
 		if (p->sev == NCF_ERROR)
