@@ -76,6 +76,7 @@ const struct keybind keymap[] = {
 	{ MODE_CANVAS, 'e', ACT_EDIT, "e", 0 },
 	{ MODE_CANVAS, 'a', ACT_ADD, "a", 11 },
 	{ MODE_CANVAS, 'd', ACT_DELETE, "d", 12 },
+	{ MODE_CANVAS, 'f', ACT_FAIL, "f", 0 },
 	{ MODE_CANVAS, '+', ACT_INC, "+", 13 },
 	{ MODE_CANVAS, '=', ACT_INC, "=", 0 },
 	{ MODE_CANVAS, '-', ACT_DEC, "-", 14 },
@@ -269,6 +270,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	app->cong_seed = 1;
 	app->mouse = true;
 	app->drag_id = -1;
+	app->fail_generation = -1;
 	app_recompute(app);
 	ensure_selection(app);
 	app_layout(app, APP_MIN_W, APP_MIN_H);
@@ -325,6 +327,14 @@ static void cost_refresh(struct app *app)
 	struct cost_figs *f = &app->cost;
 	if (app->cost.valid && app->cost_generation == app->ed.generation)
 		return; /* the design is as it was (a new size or pattern): so are its cost and power */
+	if (app->ed.generation == app->fail_generation && app->cost.valid) {
+		/* A failure buys nothing and removes nothing: the figures of the design it failed. */
+		app->cost_before = app->cost_start.valid ? app->cost_start : app->cost;
+		app->cost = app->cost_before;
+		app->cost.as_built = true;
+		app->cost_generation = app->ed.generation;
+		return;
+	}
 	if (!app->cost.valid)
 		app->cost_before.valid = false;
 	else /* as the last key, command or click found it: a form's fields or an advice's

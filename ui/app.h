@@ -123,6 +123,7 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(EDIT, "edit", "edit the selected block or bundle") \
 	X(ADD, "add", "add a block, bundle or note") \
 	X(DELETE, "delete", "delete the selected block or bundle") \
+	X(FAIL, "fail", "take the selected part down as :fail does (undoable): one switch of a switch group, one NIC per server of a server group, one link of a bundle (:fail group:NAME takes a whole group)") \
 	X(INC, "count-inc", "one more of the selected block (links for a bundle, NICs inside)") \
 	X(DEC, "count-dec", "one fewer of the selected block (links for a bundle, NICs inside)") \
 	X(MOVE_LEFT, "move-left", "move the selected block left") \
@@ -190,6 +191,8 @@ struct cost_figs {
 	int lines, unknown;           /* lines to buy, those without a price */
 	double typ_W, max_W;          /* of the parts that publish it */
 	int typ_unknown, max_unknown; /* parts to buy that do not */
+	bool as_built;                /* the design on screen is a failure (:fail, f) of the one these
+				       * figures are of: a failed part is still bought and installed */
 };
 
 
@@ -213,6 +216,7 @@ struct app {
 	struct cost_figs cost_start;  /* as the outermost key, command or click found them */
 	int run_depth;                /* keys, actions, commands and clicks under way */
 	int cost_generation;
+	int fail_generation;          /* the editor's generation :fail or f made; -1: none */
 	struct price_list prices;     /* --prices FILE or :prices FILE; empty: catalog list prices */
 	char prices_file[1024];
 	struct placement place;       /* blocks on the canvas */

@@ -213,6 +213,8 @@ unsigned canvas_action(struct app *app, enum action a)
 		app->palette_cur = 0;
 		app->mode = MODE_PALETTE;
 		return CHG_VIEW;
+	case ACT_FAIL:
+		return fail_selected(app);
 	case ACT_DELETE:
 		return delete_selected(app);
 	case ACT_INC:

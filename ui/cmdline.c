@@ -113,7 +113,7 @@ unsigned build_template(struct app *app, const char *name, const char *sets)
 
 /* :fail SPEC takes part of the design down (model/failure.h) as one undoable edit: the panel
  * then shows the degraded design, and u brings the intact one back. */
-static unsigned fail_command(struct app *app, const char *spec)
+unsigned fail_command(struct app *app, const char *spec)
 {
 	struct fail_spec s;
 	struct fail_effect e;
@@ -127,10 +127,44 @@ static unsigned fail_command(struct app *app, const char *spec)
 	}
 	ed_replace(&app->ed, &nd);
 	design_free(&nd);
+	app->fail_generation = app->ed.generation;
 	ensure_selection(app);
 	say(app, false, "%s down (%s): %.200s; u undoes it, w would save it", fail_name(&s, name, sizeof name),
 	    fail_response_names[e.response], e.change);
 	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+/* f: the selected part's single failure, as :fail names it (what a user takes down first:
+ * one switch of a group, not the group; one NIC per server, as NCCL then runs every rank;
+ * one link of a bundle). A whole group is :fail group:NAME. */
+unsigned fail_selected(struct app *app)
+{
+	char spec[2 * NCF_NAME_MAX + 16];
+	const char *name = selected_name(app);
+	size_t i;
+	if (!app->selected)
+		return say(app, true, "f takes the selected block or bundle down: select one first (b)");
+	if (name) {
+		switch (design_find(&app->design, name, &i)) {
+		case GK_SWITCH:
+			snprintf(spec, sizeof spec, "switch:%s", name);
+			break;
+		case GK_SERVER:
+			snprintf(spec, sizeof spec, "nic:%s", name);
+			break;
+		default:
+			return say(app, true, "f: '%s' is not a switch group, a server group or a bundle; :fail SPEC names a part", name);
+		}
+		return fail_command(app, spec);
+	}
+	for (i = 0; i < app->design.bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(&app->design, i);
+		if (b->id == app->selected) {
+			snprintf(spec, sizeof spec, "link:%s->%s", b->from, b->to);
+			return fail_command(app, spec);
+		}
+	}
+	return say(app, true, "f: a note cannot fail; select a block or bundle (b)");
 }
 
 /* :prices FILE: the panel's cost takes FILE's prices (io/prices.h), then the catalog's list

@@ -102,6 +102,9 @@ unsigned search_text(struct app *app, int key);
 /* Edit a line of text (the command line, a search, a template field) with key. */
 unsigned line_text(char *buf, size_t size, int key);
 /* Template `name` with "KEY=VALUE ..." settings replaces the design (undoable). */
+/* :fail SPEC, and f on the canvas: the selected part's single failure through the same path. */
+unsigned fail_command(struct app *app, const char *spec);
+unsigned fail_selected(struct app *app);
 unsigned build_template(struct app *app, const char *name, const char *sets);
 struct template;
 struct tvalues;

@@ -73,6 +73,8 @@ static void cost_items(const struct app *app, struct pitem *it, int *n)
 	double now, was;
 	if (!c->valid)
 		return;
+	if (c->as_built)
+		b = c; /* no change: the failed part is still there */
 	if (!c->lines) {
 		item(it, n, 3, ROLE_DIM, NULL, "cost: nothing to buy");
 	} else if (c->complete) {
@@ -83,6 +85,8 @@ static void cost_items(const struct app *app, struct pitem *it, int *n)
 		} else if (b->valid && b->lines && !b->complete) {
 			snprintf(d, sizeof d, " (was unknown)");
 		}
+		if (c->as_built)
+			snprintf(d, sizeof d, " as built");
 		item(it, n, 3, ROLE_NUMBER, NULL, "cost %s %s%s", format_money(c->total, m, sizeof m), c->currency, d);
 	} else {
 		item(it, n, 3, ROLE_DIM, NULL, "cost unknown: %d of %d part%s unpriced%s", c->unknown, c->lines,
