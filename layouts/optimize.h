@@ -93,6 +93,13 @@ bool opt_build(const struct opt_space *s, const struct catalog *shipped, const s
 bool opt_run(const struct opt_space *s, const struct catalog *shipped, const struct opt_request *r,
 	     struct opt_result *out, char *err, size_t errsz);
 void opt_result_free(struct opt_result *r);
+/* One built candidate d (its job set): priced and computed into c, counted in out (m is
+ * scratch). The design's own search (tune.h) shares it, and opt_finish. */
+struct metrics;
+void opt_evaluate(const struct design *d, const struct catalog *shipped, const struct opt_request *r, struct metrics *m,
+		  struct opt_candidate *c, struct opt_result *out);
+/* The front and the choice over out's candidates (out->n of them, evaluated). */
+void opt_finish(struct opt_result *out);
 /* "oversubscription=2, wiring=tor, routing=adaptive": the candidate's axis values. */
 const char *opt_candidate_text(const struct opt_space *s, const struct opt_candidate *c, char *buf, size_t size);
 
