@@ -236,6 +236,7 @@ const struct command commands[] = {
 	{ "template", "NAME [K=V...]", "a new design from a template (undoable); without settings its form" },
 	{ "select", "NAME", "select a block by name, or a bundle as FROM->TO" },
 	{ "fail", "SPEC", "take part down (undoable): switch:GROUP, group:GROUP, nic:SERVERGROUP, link:FROM->TO[:N]" },
+	{ "optimize", "METRIC=VALUE [budget=X] [KEY=a,b...]", "the cheapest variant of the design that reaches efficiency, tokens or busbw=VALUE: uplinks, NICs, switch models, routing; y applies it (undoable), :messages has the front" },
 	{ "prices", "[FILE]", "the cost in the panel from FILE's prices, then the catalog's list prices (YAML: part, price, currency); alone: where prices come from" },
 	{ "pin", "", "pin the design as A for the comparison" },
 	{ "unpin", "", "forget A" },
@@ -513,6 +514,8 @@ static unsigned app_command_dispatch(struct app *app, const char *line)
 	if (!strcmp(cmd, "fail"))
 		return n >= 2 ? fail_command(app, a1)
 			      : say(app, true, ":fail SPEC: switch:GROUP, group:GROUP, nic:SERVERGROUP or link:FROM->TO[:N]");
+	if (!strcmp(cmd, "optimize") || !strcmp(cmd, "opt"))
+		return optimize_command(app, strchr(line, ' ') ? strchr(line, ' ') + 1 : "");
 	if (!strcmp(cmd, "prices"))
 		return prices_command(app, n >= 2 ? a1 : NULL);
 	if (!strcmp(cmd, "lesson")) {

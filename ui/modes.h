@@ -105,6 +105,10 @@ unsigned line_text(char *buf, size_t size, int key);
 /* :fail SPEC, and f on the canvas: the selected part's single failure through the same path. */
 unsigned fail_command(struct app *app, const char *spec);
 unsigned fail_selected(struct app *app);
+/* optimize.c: :optimize METRIC=VALUE [budget=X] [KEY=a,b...]; y in its question applies. */
+unsigned optimize_command(struct app *app, const char *args);
+unsigned optimize_apply(struct app *app);
+void optimize_forget(void);
 unsigned build_template(struct app *app, const char *name, const char *sets);
 struct template;
 struct tvalues;

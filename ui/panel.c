@@ -62,55 +62,50 @@ static const char *money_change(double d, char *buf, size_t size)
 	return buf;
 }
 
-/* The cost line and the power line, each with its change since the last edit. Cost is known
- * only when every line to buy has a price (else it says how many have none: a partial sum
- * is not the cost); power sums the parts that publish it, and says when some do not. */
+/* The cost and the power, one item (it wraps where the column is narrow), each with its
+ * change since the last key, command or click. Cost is known only when every line to buy
+ * has a price (else it says how many have none: a partial sum is not the cost); power is
+ * typical where every part publishes it, else the maximum, ">=" when some part does not
+ * publish it (a sum of those that do). Priority 2, with the first advice: 80x24 keeps it. */
 static void cost_items(const struct app *app, struct pitem *it, int *n)
 {
 	const struct cost_figs *c = &app->cost, *b = &app->cost_before;
-	char m[40], d[72], p[160];
+	char m[40], d[72], p[160], cost[200];
 	bool typ;
 	double now, was;
 	if (!c->valid)
 		return;
 	if (c->as_built)
 		b = c; /* no change: the failed part is still there */
+	d[0] = '\0';
 	if (!c->lines) {
-		item(it, n, 3, ROLE_DIM, NULL, "cost: nothing to buy");
+		snprintf(cost, sizeof cost, "cost: nothing to buy");
 	} else if (c->complete) {
-		d[0] = '\0';
-		if (b->valid && b->complete && b->lines && fabs(c->total - b->total) >= 0.5) {
+		if (c->as_built) {
+			snprintf(d, sizeof d, " as built");
+		} else if (b->valid && b->complete && b->lines && fabs(c->total - b->total) >= 0.5) {
 			char s[48];
 			snprintf(d, sizeof d, " (%s)", money_change(c->total - b->total, s, sizeof s));
 		} else if (b->valid && b->lines && !b->complete) {
 			snprintf(d, sizeof d, " (was unknown)");
 		}
-		if (c->as_built)
-			snprintf(d, sizeof d, " as built");
-		item(it, n, 3, ROLE_NUMBER, NULL, "cost %s %s%s", format_money(c->total, m, sizeof m), c->currency, d);
+		snprintf(cost, sizeof cost, "cost %s %s%s", format_money(c->total, m, sizeof m), c->currency, d);
 	} else {
-		item(it, n, 3, ROLE_DIM, NULL, "cost unknown: %d of %d part%s unpriced%s", c->unknown, c->lines,
-		     c->lines == 1 ? "" : "s", b->valid && b->complete && b->lines ? " (was known)" : "");
+		snprintf(cost, sizeof cost, "cost unknown (%d of %d part%s unpriced%s)", c->unknown, c->lines,
+			 c->lines == 1 ? "" : "s", b->valid && b->complete && b->lines ? "; was known" : "");
 	}
-	/* Power: typical where every part publishes it, else the maximum. */
 	typ = c->typ_W > 0 && !c->typ_unknown;
 	now = typ ? c->typ_W : c->max_W;
 	was = typ ? b->typ_W : b->max_W;
-	if (now <= 0) {
-		item(it, n, 3, ROLE_DIM, NULL, "power: not published for these parts");
-		return;
-	}
 	d[0] = '\0';
-	if (b->valid && fabs(now - was) >= 50 && (typ ? !b->typ_unknown : true))
-		snprintf(d, sizeof d, " (%+.1f)", (now - was) / 1000);
-	/* ">=": a sum of the parts that publish it (the tail says so while there is room). */
-	if (typ)
-		snprintf(p, sizeof p, "power %.1f kW typ%s, %.1f%s max", now / 1000, d, c->max_W / 1000,
-			 c->max_unknown ? "+" : "");
-	else
-		snprintf(p, sizeof p, "power %s%.1f kW max%s%s", c->max_unknown ? ">=" : "", now / 1000, d,
-			 c->max_unknown && !d[0] ? ", some unpublished" : "");
-	item(it, n, 3, ROLE_NORMAL, NULL, "%s", p);
+	if (now <= 0) {
+		snprintf(p, sizeof p, "power not published");
+	} else {
+		if (b->valid && fabs(now - was) >= 50 && (!typ || !b->typ_unknown))
+			snprintf(d, sizeof d, " (%+.1f)", (now - was) / 1000);
+		snprintf(p, sizeof p, "%s%.1f kW %s%s", !typ && c->max_unknown ? ">=" : "", now / 1000, typ ? "typ" : "max", d);
+	}
+	item(it, n, 2, c->complete && c->lines ? ROLE_NUMBER : ROLE_DIM, "", "%s, %s", cost, p);
 }
 
 static int panel_items(const struct app *app, struct pitem *it)
