@@ -322,7 +322,7 @@ else fail=$((fail + 1)); echo "[FAIL] Ctrl-C on a saved design quits with status
 start 80 24 "$BIN $TMP/racks.yaml"
 check "the bottleneck at 80x24" "> DP exposes "
 check "the first advice at 80x24" "* 'tor' hashes 8 flows onto 4 uplinks"
-T send-keys -t ncf Tab "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j"
+T send-keys -t ncf Tab "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j"
 check "Tab: the advice says what Enter applies" "fabric.qps_per_connection 2]"
 T send-keys -t ncf Enter
 check "Enter applies it" "applied: set fabric.qps_per_connection 2 (u undoes it)"

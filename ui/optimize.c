@@ -48,10 +48,11 @@ unsigned optimize_command(struct app *app, const char *args)
 		snprintf(tok, sizeof tok, "%.*s", (int)(n < sizeof tok ? n : sizeof tok - 1), p);
 		p += n;
 	}
-	if (!tok[0] || !opt_target_parse(tok, &r.metric, &r.target, err, sizeof err))
-		return say(app, true, ":optimize METRIC=VALUE [budget=X] [KEY=a,b...]: %s",
-			   tok[0] ? err + (strncmp(err, "--", 2) ? 0 : 2)
-				  : "efficiency (0..1 or %), tokens (per second) or busbw (GB/s)");
+	if (!tok[0])
+		return say(app, true, ":optimize METRIC=VALUE [budget=X] [KEY=a,b...]: efficiency (0..1 or %%), tokens "
+				      "(per second) or busbw (GB/s)");
+	if (!opt_target_parse(tok, &r.metric, &r.target, err, sizeof err))
+		return say(app, true, ":optimize %s", err + (strncmp(err, "--", 2) ? 0 : 2));
 	tune_space_default(&app->design, &app->catalog, &tune);
 	for (;;) {
 		size_t n;

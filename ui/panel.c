@@ -27,6 +27,7 @@ struct pitem {
 	int prio;          /* 0 first: what a small panel keeps */
 	const char *lead;  /* first-line prefix of a wrapped item ("> ", "- "...); NULL: one line */
 	const char *act;   /* the ':' commands it applies, or NULL */
+	bool edge;         /* when a small panel leaves it out, it goes on the frame's top edge */
 };
 
 struct plines {
@@ -50,6 +51,7 @@ static void item(struct pitem *it, int *n, int prio, int role, const char *lead,
 	it[*n].prio = prio;
 	it[*n].lead = lead;
 	it[*n].act = NULL;
+	it[*n].edge = false;
 	(*n)++;
 }
 
@@ -66,7 +68,9 @@ static const char *money_change(double d, char *buf, size_t size)
  * change since the last key, command or click. Cost is known only when every line to buy
  * has a price (else it says how many have none: a partial sum is not the cost); power is
  * typical where every part publishes it, else the maximum, ">=" when some part does not
- * publish it (a sum of those that do). Priority 2, with the first advice: 80x24 keeps it. */
+ * publish it (a sum of those that do). Last in priority: where a small panel has no line
+ * left for it (80x24 keeps the bottleneck and the first advice), it goes on the frame's top
+ * edge, so it is always on screen. */
 static void cost_items(const struct app *app, struct pitem *it, int *n)
 {
 	const struct cost_figs *c = &app->cost, *b = &app->cost_before;
@@ -105,7 +109,8 @@ static void cost_items(const struct app *app, struct pitem *it, int *n)
 			snprintf(d, sizeof d, " (%+.1f)", (now - was) / 1000);
 		snprintf(p, sizeof p, "%s%.1f kW %s%s", !typ && c->max_unknown ? ">=" : "", now / 1000, typ ? "typ" : "max", d);
 	}
-	item(it, n, 2, c->complete && c->lines ? ROLE_NUMBER : ROLE_DIM, "", "%s, %s", cost, p);
+	item(it, n, 9, c->complete && c->lines ? ROLE_NUMBER : ROLE_DIM, "", "%s, %s", cost, p);
+	it[*n - 1].edge = true;
 }
 
 static int panel_items(const struct app *app, struct pitem *it)
@@ -175,7 +180,7 @@ static int panel_items(const struct app *app, struct pitem *it)
 	if (w->valid) {
 		item(it, &n, 3, w->efficiency < 0.7 ? ROLE_WARNING : ROLE_NUMBER, NULL, "speedup %.1f of %d (%.0f%%)", w->speedup,
 		     w->gpus, 100 * w->efficiency);
-		item(it, &n, 3, ROLE_HEADING, NULL, "step %.1f ms, %.0f tokens/s", w->step_ms, w->tokens_per_s);
+		item(it, &n, 5, ROLE_HEADING, NULL, "step %.1f ms, %.0f tokens/s", w->step_ms, w->tokens_per_s);
 	} else {
 		item(it, &n, 3, ROLE_DIM, "  ", "job: %s", w->why);
 	}
@@ -285,7 +290,7 @@ static int all_lines(const struct app *app, const struct pitem *it, int n, int w
 	for (i = 0; i < n; i++) {
 		wrap_item(l, &it[i], i, width);
 		if (focus && i == app->panel_cur && it[i].act) {
-			struct pitem enter = { "", ROLE_SELECTED, 0, "  ", NULL };
+			struct pitem enter = { "", ROLE_SELECTED, 0, "  ", NULL, false };
 			snprintf(enter.text, sizeof enter.text, "[Enter: %s]", it[i].act);
 			wrap_item(l, &enter, i, width);
 		}
@@ -482,6 +487,17 @@ static void paint(const struct app *app, struct cellbuf *c, const struct pgeom *
 		cellbuf_text(c, g->x + 1 + col * g->colw, g->y + 1 + row, g->colw - 1, sel ? ROLE_SELECTED : l.role[i], l.text[i]);
 		shown++;
 	}
+	if (!focus && hidden)
+		for (i = 0; i < n; i++)
+			if (it[i].edge && !keep[i]) {
+				/* After the frame's title (" metrics "), in what is left of the edge. */
+				int x = g->x + 2 + 9 + 1, room = g->w - (x - g->x) - 2;
+				char t[500];
+				snprintf(t, sizeof t, " %s ", it[i].text);
+				if (room > 12)
+					cellbuf_text(c, x, g->y, room, it[i].role, t);
+				break;
+			}
 	if (focus)
 		scroll_marks(c, g->x, g->y, g->w, g->h, top, l.n - top - shown);
 	else if (hidden) {
