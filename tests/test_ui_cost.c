@@ -56,9 +56,10 @@ Test(cost_ui, every_edit_shows_its_change)
 	app_free(&app);
 }
 
-/* :set count 8 on the server group: the servers now stand in more racks and need cables
- * the price file does not name, so the cost is unknown (not a partial sum) and says it was
- * known; the power still adds up: 8 x 6.5 = 52.0 kW. */
+/* :set count 8 on the server group: the far servers' links are optics (8 + 8 SR4
+ * transceivers and 8 MPO fibres, `ncfabric report` lists them), which the price file does
+ * not name, so the cost is unknown (not a partial sum) and says it was known; the power
+ * still adds up: 8 x 6.5 = 52.0 kW. */
 Test(cost_ui, a_part_without_a_price_makes_the_cost_unknown)
 {
 	char *t;
