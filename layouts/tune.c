@@ -173,9 +173,11 @@ void tune_space_default(const struct design *d, const struct catalog *cat, struc
 			s->naxes--; /* one model: nothing to choose */
 	}
 	if ((a = new_axis(s, TK_ROUTING, -1, "routing"))) {
+		/* The design's own first: among equal candidates the first in grid order wins, so
+		 * a routing that changes nothing is not proposed. */
+		add_value(a, routing_names[d->fabric.routing]);
 		add_value(a, "ecmp");
 		add_value(a, "adaptive");
-		add_value(a, routing_names[d->fabric.routing]);
 		set_own(a, routing_names[d->fabric.routing]);
 	}
 }

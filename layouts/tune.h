@@ -3,7 +3,7 @@
  * instead of a template's.
  *
  * Axes, each named as :optimize takes it (KEY=a,b,c replaces or adds one):
- *   routing          ecmp, adaptive (and the design's own, if it is spray)
+ *   routing          the design's own, then ecmp and adaptive (ties go to the first)
  *   FROM->TO.links   links from each member of a bundle between two switch groups (its
  *                    uplinks, so the oversubscription): L/4, L/2, 3L/4, L and 2L of its L
  *   GROUP.nics       compute NICs per server of a server group that has one compute NIC
