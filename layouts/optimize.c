@@ -81,6 +81,51 @@ void opt_space_default(const struct template *t, const struct tvalues *base, str
 	}
 }
 
+void opt_space_parts(struct opt_space *s, const struct catalog *cat)
+{
+	struct opt_axis routing;
+	bool had_routing = s->naxes > 0 && s->axes[s->naxes - 1].param < 0;
+	size_t i, k;
+	if (had_routing)
+		routing = s->axes[--s->naxes];
+	for (i = 0; i < s->t->nparams; i++) {
+		const struct tparam *p = &s->t->params[i];
+		const char *own = s->base.v[i];
+		struct opt_axis *a, tmp;
+		int j;
+		bool taken = false;
+		for (j = 0; j < s->naxes; j++)
+			taken |= s->axes[j].param == (int)i;
+		if (taken || (p->kind != TP_NIC && p->kind != TP_SWITCH))
+			continue;
+		memset(&tmp, 0, sizeof tmp);
+		axis_add_value(&tmp, own);
+		if (p->kind == TP_SWITCH) {
+			const struct cat_switch *m = catalog_switch(cat, own);
+			for (k = 0; m && k < cat->switches.n; k++) {
+				const struct cat_switch *o = &VEC_AT(cat->switches, struct cat_switch, k);
+				if (strcmp(o->name, own) && o->protocol == m->protocol && o->port_speed_gbps == m->port_speed_gbps)
+					axis_add_value(&tmp, o->name);
+			}
+		} else {
+			const struct cat_nic *m = catalog_nic(cat, own);
+			for (k = 0; m && k < cat->nics.n; k++) {
+				const struct cat_nic *o = &VEC_AT(cat->nics, struct cat_nic, k);
+				if (strcmp(o->name, own) && o->protocol == m->protocol && o->speed_gbps == m->speed_gbps &&
+				    o->ports == m->ports)
+					axis_add_value(&tmp, o->name);
+			}
+		}
+		if (tmp.nvalues < 2 || !(a = axis_slot(s, p->name, (int)i)))
+			continue;
+		tmp.param = (int)i;
+		snprintf(tmp.name, sizeof tmp.name, "%s", p->name);
+		*a = tmp;
+	}
+	if (had_routing && s->naxes < OPT_MAX_AXES)
+		s->axes[s->naxes++] = routing;
+}
+
 /* The catalog parts of a part parameter's kind. */
 static void parts_of(const struct tparam *p, const struct catalog *cat, struct opt_axis *a)
 {

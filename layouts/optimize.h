@@ -9,7 +9,8 @@
  * choice are exact for the grid.
  *
  * Default axes: every choice parameter over its choices, `oversubscription` over 1, 2, 3
- * and 4 where the template has it, and routing over ecmp and adaptive. KEY=a,b,c names an
+ * and 4 where the template has it, and routing over ecmp and adaptive; `ncfabric optimize`
+ * adds the same-speed alternatives of its NIC and switch models (opt_space_parts). KEY=a,b,c names an
  * axis's values (a whole-number parameter also takes LO..HI, a part parameter * for every
  * catalog part of its kind).
  *
@@ -79,6 +80,11 @@ struct opt_result {
 
 /* The template's default axes (see above) over base. */
 void opt_space_default(const struct template *t, const struct tvalues *base, struct opt_space *s);
+/* Add an axis for every NIC and switch parameter off the grid whose catalog part has
+ * alternatives of the same protocol and port speed (and, for a NIC, ports): the value first,
+ * then those. Such a swap keeps every link's speed, so it costs a factor of a few candidates
+ * at most (the shipped InfiniBand parts have none: one switch and one NIC per speed). */
+void opt_space_parts(struct opt_space *s, const struct catalog *cat);
 /* Replace or add the axis KEY=VALUES. Each value is checked as template_set checks it. */
 bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat, char *err, size_t errsz);
 /* Candidates in the grid (the product of the axes' value counts). */

@@ -301,3 +301,27 @@ Test(optimize, tune_agrees_with_the_templates_search)
 	price_list_free(&p);
 	design_free(&d);
 }
+
+/* The NIC and switch models `ncfabric optimize` adds by default: the same protocol and port
+ * speed only. The shipped InfiniBand parts have one per speed (no axis); the 200G Ethernet
+ * SN4600 has the SN3700 beside it (32 ports), the ConnectX-6 Dx 200G no twin. */
+Test(optimize, same_speed_parts_join_the_default_grid)
+{
+	static struct opt_space s;
+	static const char *const ib[] = { "servers=32", NULL },
+			       *const eth[] = { "servers=32", "leaf=sn4600", "spine=sn4600", "nic=connectx-6dx-200g", NULL };
+	int i;
+	space_of("leaf-spine", ib, NULL, &s);
+	opt_space_parts(&s, &shipped);
+	cr_assert_eq(opt_space_size(&s), 16, "NDR: one switch and one NIC at 400G");
+	space_of("leaf-spine", eth, NULL, &s);
+	opt_space_parts(&s, &shipped);
+	cr_assert_eq(opt_space_size(&s), 64);
+	cr_assert_str_eq(s.axes[s.naxes - 1].name, "routing", "routing stays last");
+	for (i = 0; i < s.naxes; i++)
+		if (!strcmp(s.axes[i].name, "leaf")) {
+			cr_assert_eq(s.axes[i].nvalues, 2);
+			cr_assert_str_eq(s.axes[i].values[0], "sn4600", "the value first");
+			cr_assert_str_eq(s.axes[i].values[1], "sn3700");
+		}
+}

@@ -956,6 +956,7 @@ static int cmd_optimize(struct ctx *x, int argc, char **argv)
 		if (!template_set(t, &v, sets[i], &x->shipped, err, sizeof err))
 			return usage_error("%s", err);
 	opt_space_default(t, &v, &space);
+	opt_space_parts(&space, &x->shipped);
 	for (i = 0; i < nvary; i++)
 		if (!opt_axis_set(&space, varies[i], &x->shipped, err, sizeof err))
 			return usage_error("optimize %s", err);
