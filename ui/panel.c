@@ -451,6 +451,7 @@ static void paint(const struct app *app, struct cellbuf *c, const struct pgeom *
 	static struct plines l;
 	bool keep[PANEL_ITEMS];
 	int n = panel_items(app, it), i, k, top = 0, slots = g->rows * g->cols, hidden = 0, shown = 0;
+	int edge_lines[PANEL_ITEMS] = { 0 }; /* lines of each item, as the column wraps it */
 	all_lines(app, it, n, g->colw - 1, focus, &l);
 	if (focus) {
 		top = focus_top(app, &l, slots);
@@ -460,6 +461,7 @@ static void paint(const struct app *app, struct cellbuf *c, const struct pgeom *
 		int prio, used = 0, count[PANEL_ITEMS] = { 0 };
 		for (i = 0; i < l.n; i++)
 			count[l.item[i]]++;
+		memcpy(edge_lines, count, sizeof edge_lines);
 		memset(keep, 0, sizeof keep);
 		for (prio = 0; prio <= 9; prio++)
 			for (i = 0; i < n; i++)
@@ -489,13 +491,14 @@ static void paint(const struct app *app, struct cellbuf *c, const struct pgeom *
 	}
 	if (!focus && hidden)
 		for (i = 0; i < n; i++)
-			if (it[i].edge && !keep[i]) {
-				/* After the frame's title (" metrics "), in what is left of the edge. */
+			if (it[i].edge && !keep[i] && g->w > 30) {
+				/* After the frame's title (" metrics "), in what is left of the edge; it is on
+				 * screen, so not among the lines left out. */
 				int x = g->x + 2 + 9 + 1, room = g->w - (x - g->x) - 2;
 				char t[500];
 				snprintf(t, sizeof t, " %s ", it[i].text);
-				if (room > 12)
-					cellbuf_text(c, x, g->y, room, it[i].role, t);
+				cellbuf_text(c, x, g->y, room, it[i].role, t);
+				hidden -= edge_lines[i];
 				break;
 			}
 	if (focus)
