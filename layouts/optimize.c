@@ -81,6 +81,51 @@ void opt_space_default(const struct template *t, const struct tvalues *base, str
 	}
 }
 
+void opt_space_parts(struct opt_space *s, const struct catalog *cat)
+{
+	struct opt_axis routing;
+	bool had_routing = s->naxes > 0 && s->axes[s->naxes - 1].param < 0;
+	size_t i, k;
+	if (had_routing)
+		routing = s->axes[--s->naxes];
+	for (i = 0; i < s->t->nparams; i++) {
+		const struct tparam *p = &s->t->params[i];
+		const char *own = s->base.v[i];
+		struct opt_axis *a, tmp;
+		int j;
+		bool taken = false;
+		for (j = 0; j < s->naxes; j++)
+			taken |= s->axes[j].param == (int)i;
+		if (taken || (p->kind != TP_NIC && p->kind != TP_SWITCH))
+			continue;
+		memset(&tmp, 0, sizeof tmp);
+		axis_add_value(&tmp, own);
+		if (p->kind == TP_SWITCH) {
+			const struct cat_switch *m = catalog_switch(cat, own);
+			for (k = 0; m && k < cat->switches.n; k++) {
+				const struct cat_switch *o = &VEC_AT(cat->switches, struct cat_switch, k);
+				if (strcmp(o->name, own) && o->protocol == m->protocol && o->port_speed_gbps == m->port_speed_gbps)
+					axis_add_value(&tmp, o->name);
+			}
+		} else {
+			const struct cat_nic *m = catalog_nic(cat, own);
+			for (k = 0; m && k < cat->nics.n; k++) {
+				const struct cat_nic *o = &VEC_AT(cat->nics, struct cat_nic, k);
+				if (strcmp(o->name, own) && o->protocol == m->protocol && o->speed_gbps == m->speed_gbps &&
+				    o->ports == m->ports)
+					axis_add_value(&tmp, o->name);
+			}
+		}
+		if (tmp.nvalues < 2 || !(a = axis_slot(s, p->name, (int)i)))
+			continue;
+		tmp.param = (int)i;
+		snprintf(tmp.name, sizeof tmp.name, "%s", p->name);
+		*a = tmp;
+	}
+	if (had_routing && s->naxes < OPT_MAX_AXES)
+		s->axes[s->naxes++] = routing;
+}
+
 /* The catalog parts of a part parameter's kind. */
 static void parts_of(const struct tparam *p, const struct catalog *cat, struct opt_axis *a)
 {
@@ -382,13 +427,83 @@ static bool has_overrides(const struct catalog *c)
 	       c->fibres.n;
 }
 
+void opt_evaluate(const struct design *d, const struct catalog *shipped, const struct opt_request *r,
+		  struct metrics *m, struct opt_candidate *c, struct opt_result *out)
+{
+	struct catalog cat;
+	const struct catalog *ccat;
+	bool own;
+	c->built = true;
+	out->built++;
+	/* The merged catalog is a copy of the shipped one: only needed with overrides. */
+	own = has_overrides(&d->catalog);
+	if (own)
+		design_catalog(d, shipped, &cat);
+	ccat = own ? &cat : shipped;
+	{
+		struct bom b;
+		struct cost cost;
+		metrics_compute(d, ccat, r->bytes, 0, m);
+		bom_compute(d, ccat, &b);
+		cost_compute(&b, ccat, r->prices, (long)m->fabric.design_gpus, m->fabric.bisection_GBps,
+			     m->work.valid ? m->work.tokens_per_s : 0, &cost);
+		c->cost_known = cost.complete && cost.total > 0;
+		c->cost = cost.total;
+		if (!c->cost_known) {
+			char parts[200];
+			missing_parts(&b, &cost, parts, sizeof parts);
+			snprintf(c->why, sizeof c->why, "no price for %s", parts);
+			if (!out->missing[0])
+				snprintf(out->missing, sizeof out->missing, "%s", parts);
+		} else {
+			out->priced++;
+		}
+		cost_free(&cost);
+		bom_free(&b);
+	}
+	c->metric = metric_of(m, r->metric, d->job.algo, &c->metric_known);
+	if (c->metric_known)
+		out->evaluated++;
+	else if (!c->why[0])
+		snprintf(c->why, sizeof c->why, "%.200s", m->work.why[0] ? m->work.why : "the job has no step time");
+	c->meets = c->cost_known && c->metric_known && c->metric >= r->target * (1 - 1e-12) &&
+		   (r->budget <= 0 || c->cost <= r->budget * (1 + 1e-12));
+	if (own)
+		catalog_free(&cat);
+}
+
+void opt_finish(struct opt_result *out)
+{
+	long n = out->n, i, *idx, k;
+	double best_metric;
+	/* The front and the choice, walking the known candidates by cost. */
+	idx = xmalloc((size_t)n * sizeof *idx);
+	for (i = 0, k = 0; i < n; i++)
+		if (out->c[i].cost_known && out->c[i].metric_known)
+			idx[k++] = i;
+	sort_idx(idx, k, out->c);
+	out->front = xmalloc((size_t)(k > 0 ? k : 1) * sizeof *out->front);
+	best_metric = -HUGE_VAL;
+	for (i = 0; i < k; i++) {
+		struct opt_candidate *c = &out->c[idx[i]];
+		/* Sorted by cost, then metric: on the front when it beats every cheaper one. */
+		if (best_metric == -HUGE_VAL || c->metric > best_metric + 1e-12 * fabs(best_metric)) {
+			c->front = true;
+			out->front[out->nfront++] = idx[i];
+			best_metric = c->metric;
+		}
+		if (c->meets && out->best < 0)
+			out->best = idx[i];
+	}
+	free(idx);
+}
+
 bool opt_run(const struct opt_space *s, const struct catalog *shipped, const struct opt_request *r,
 	     struct opt_result *out, char *err, size_t errsz)
 {
-	long n = opt_space_size(s), i, *idx, k;
+	long n = opt_space_size(s), i;
 	struct metrics *m;
 	int choice[OPT_MAX_AXES];
-	double best_metric;
 	struct design last;
 	int last_choice[OPT_MAX_AXES];
 	bool have_last = false, last_ok = false;
@@ -406,9 +521,6 @@ bool opt_run(const struct opt_space *s, const struct catalog *shipped, const str
 	for (i = 0; i < n; i++) {
 		struct opt_candidate *c = &out->c[i];
 		struct design d;
-		struct catalog cat;
-		const struct catalog *ccat;
-		bool own;
 		long rest = i;
 		int a;
 		for (a = s->naxes - 1; a >= 0; a--) { /* the last axis varies fastest */
@@ -440,68 +552,13 @@ bool opt_run(const struct opt_space *s, const struct catalog *shipped, const str
 			design_free(&last);
 			design_copy(&last, &d);
 		}
-		c->built = true;
-		out->built++;
-		/* The merged catalog is a copy of the shipped one: only needed with overrides. */
-		own = has_overrides(&d.catalog);
-		if (own)
-			design_catalog(&d, shipped, &cat);
-		ccat = own ? &cat : shipped;
-		{
-			struct bom b;
-			struct cost cost;
-			metrics_compute(&d, ccat, r->bytes, 0, m);
-			bom_compute(&d, ccat, &b);
-			cost_compute(&b, ccat, r->prices, (long)m->fabric.design_gpus, m->fabric.bisection_GBps,
-				     m->work.valid ? m->work.tokens_per_s : 0, &cost);
-			c->cost_known = cost.complete && cost.total > 0;
-			c->cost = cost.total;
-			if (!c->cost_known) {
-				char parts[200];
-				missing_parts(&b, &cost, parts, sizeof parts);
-				snprintf(c->why, sizeof c->why, "no price for %s", parts);
-				if (!out->missing[0])
-					snprintf(out->missing, sizeof out->missing, "%s", parts);
-			} else {
-				out->priced++;
-			}
-			cost_free(&cost);
-			bom_free(&b);
-		}
-		c->metric = metric_of(m, r->metric, d.job.algo, &c->metric_known);
-		if (c->metric_known)
-			out->evaluated++;
-		else if (!c->why[0])
-			snprintf(c->why, sizeof c->why, "%.200s", m->work.why[0] ? m->work.why : "the job has no step time");
-		c->meets = c->cost_known && c->metric_known && c->metric >= r->target * (1 - 1e-12) &&
-			   (r->budget <= 0 || c->cost <= r->budget * (1 + 1e-12));
-		if (own)
-			catalog_free(&cat);
+		opt_evaluate(&d, shipped, r, m, c, out);
 		design_free(&d);
 	}
 	free(m);
 	if (have_last)
 		design_free(&last);
-	/* The front and the choice, walking the known candidates by cost. */
-	idx = xmalloc((size_t)n * sizeof *idx);
-	for (i = 0, k = 0; i < n; i++)
-		if (out->c[i].cost_known && out->c[i].metric_known)
-			idx[k++] = i;
-	sort_idx(idx, k, out->c);
-	out->front = xmalloc((size_t)(k > 0 ? k : 1) * sizeof *out->front);
-	best_metric = -HUGE_VAL;
-	for (i = 0; i < k; i++) {
-		struct opt_candidate *c = &out->c[idx[i]];
-		/* Sorted by cost, then metric: on the front when it beats every cheaper one. */
-		if (best_metric == -HUGE_VAL || c->metric > best_metric + 1e-12 * fabs(best_metric)) {
-			c->front = true;
-			out->front[out->nfront++] = idx[i];
-			best_metric = c->metric;
-		}
-		if (c->meets && out->best < 0)
-			out->best = idx[i];
-	}
-	free(idx);
+	opt_finish(out);
 	return true;
 }
 

@@ -9,7 +9,8 @@
  * choice are exact for the grid.
  *
  * Default axes: every choice parameter over its choices, `oversubscription` over 1, 2, 3
- * and 4 where the template has it, and routing over ecmp and adaptive. KEY=a,b,c names an
+ * and 4 where the template has it, and routing over ecmp and adaptive; `ncfabric optimize`
+ * adds the same-speed alternatives of its NIC and switch models (opt_space_parts). KEY=a,b,c names an
  * axis's values (a whole-number parameter also takes LO..HI, a part parameter * for every
  * catalog part of its kind).
  *
@@ -79,6 +80,11 @@ struct opt_result {
 
 /* The template's default axes (see above) over base. */
 void opt_space_default(const struct template *t, const struct tvalues *base, struct opt_space *s);
+/* Add an axis for every NIC and switch parameter off the grid whose catalog part has
+ * alternatives of the same protocol and port speed (and, for a NIC, ports): the value first,
+ * then those. Such a swap keeps every link's speed, so it costs a factor of a few candidates
+ * at most (the shipped InfiniBand parts have none: one switch and one NIC per speed). */
+void opt_space_parts(struct opt_space *s, const struct catalog *cat);
 /* Replace or add the axis KEY=VALUES. Each value is checked as template_set checks it. */
 bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat, char *err, size_t errsz);
 /* Candidates in the grid (the product of the axes' value counts). */
@@ -93,6 +99,13 @@ bool opt_build(const struct opt_space *s, const struct catalog *shipped, const s
 bool opt_run(const struct opt_space *s, const struct catalog *shipped, const struct opt_request *r,
 	     struct opt_result *out, char *err, size_t errsz);
 void opt_result_free(struct opt_result *r);
+/* One built candidate d (its job set): priced and computed into c, counted in out (m is
+ * scratch). The design's own search (tune.h) shares it, and opt_finish. */
+struct metrics;
+void opt_evaluate(const struct design *d, const struct catalog *shipped, const struct opt_request *r, struct metrics *m,
+		  struct opt_candidate *c, struct opt_result *out);
+/* The front and the choice over out's candidates (out->n of them, evaluated). */
+void opt_finish(struct opt_result *out);
 /* "oversubscription=2, wiring=tor, routing=adaptive": the candidate's axis values. */
 const char *opt_candidate_text(const struct opt_space *s, const struct opt_candidate *c, char *buf, size_t size);
 

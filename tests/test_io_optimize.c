@@ -7,6 +7,7 @@
 #include "io/design_io.h"
 #include "io/prices.h"
 #include "layouts/optimize.h"
+#include "layouts/tune.h"
 #include "model/metrics.h"
 
 #include "shipped.h"
@@ -207,4 +208,120 @@ Test(optimize, targets_and_axes_are_strict)
 	cr_assert(!opt_axis_set(&s, "servers=9..2", &shipped, err, sizeof err));
 	cr_assert(!opt_axis_set(&s, "servers=1,", &shipped, err, sizeof err));
 	cr_assert(!opt_axis_set(&s, "servers=", &shipped, err, sizeof err));
+}
+
+/* ---- the designer's search over a design's own parameters (layouts/tune.h) ------------ */
+
+static void design_of(const char *name, const char *set, struct design *d)
+{
+	const struct template *t = template_find(name);
+	struct tvalues v;
+	char err[300];
+	template_defaults(t, &v);
+	if (set)
+		cr_assert(template_set(t, &v, set, &shipped, err, sizeof err), "%s", err);
+	design_init(d);
+	cr_assert(template_build(t, &v, &shipped, d, err, sizeof err), "%s", err);
+}
+
+/* The reference case's NICs by hand (prices-reference.yaml): each NIC is 1,000 and its DAC
+ * 100 on 4 servers, so 2 NICs per server cost 637,600 - 8 x 1,100 = 628,800 and 8 NICs
+ * 637,600 + 16 x 1,100 = 655,200; at 90% efficiency only 8 NICs reach it. */
+Test(optimize, tune_the_designs_nics_by_hand)
+{
+	static struct tune_space s;
+	struct design d;
+	struct price_list p;
+	struct opt_request r = { 0 };
+	struct opt_result res;
+	char err[300], text[200];
+	design_of("reference-case", NULL, &d);
+	load_prices("tests/data/prices-reference.yaml", &p);
+	tune_space_default(&d, &shipped, &s);
+	cr_assert(tune_axis_set(&s, "tor.model=sn2700", &shipped, err, sizeof err), "%s", err);
+	cr_assert(tune_axis_set(&s, "routing=ecmp", &shipped, err, sizeof err), "%s", err);
+	cr_assert_eq(tune_space_size(&s), 3, "a100.nics = 2, 4, 8");
+	cr_assert_not(tune_axis_set(&s, "a100.nics=0", &shipped, err, sizeof err));
+	cr_assert_not(tune_axis_set(&s, "tor.model=nosuch", &shipped, err, sizeof err));
+	cr_assert(strstr(err, "no switch 'nosuch'"), "%s", err);
+	cr_assert_eq(tune_space_size(&s), 3, "a refused axis leaves the space as it was");
+	r.metric = OPT_EFFICIENCY;
+	r.target = 0.9;
+	r.bytes = 1 << 30;
+	r.prices = &p;
+	cr_assert(tune_run(&s, &shipped, &r, &res, err, sizeof err), "%s", err);
+	cr_assert_eq(res.priced, 3);
+	cr_assert_float_eq(res.c[0].cost, 628800, 1e-6);
+	cr_assert_float_eq(res.c[1].cost, 637600, 1e-6);
+	cr_assert_float_eq(res.c[2].cost, 655200, 1e-6);
+	cr_assert_eq(res.best, 2);
+	cr_assert_str_eq(tune_candidate_text(&s, &res.c[2], text, sizeof text), "a100.nics=8");
+	cr_assert_str_eq(tune_candidate_text(&s, &res.c[1], text, sizeof text), "the design as it is");
+	cr_assert_eq(res.nfront, 3, "each more NIC buys efficiency");
+	opt_result_free(&res);
+	price_list_free(&p);
+	design_free(&d);
+}
+
+/* The two-rack reference case searched as a design (tor->spine.links) gives what the
+ * template's search gives for its uplinks (finds_the_hand_computed_optimum): 698,000 and
+ * 698,400 USD, and at 40% the 4 uplinks the design already has. A candidate with more
+ * uplinks than a switch has ports is not built, with the check's reason. */
+Test(optimize, tune_agrees_with_the_templates_search)
+{
+	static struct tune_space s;
+	struct design d;
+	struct price_list p;
+	struct opt_request r = { 0 };
+	struct opt_result res;
+	char err[300], text[200];
+	design_of("reference-case", "racks=2", &d);
+	load_prices("tests/data/prices-reference.yaml", &p);
+	tune_space_default(&d, &shipped, &s);
+	cr_assert(tune_axis_set(&s, "tor->spine.links=2,4,40", &shipped, err, sizeof err), "%s", err);
+	cr_assert(tune_axis_set(&s, "a100.nics=4", &shipped, err, sizeof err), "%s", err);
+	cr_assert(tune_axis_set(&s, "tor.model=sn2700", &shipped, err, sizeof err), "%s", err);
+	cr_assert(tune_axis_set(&s, "spine.model=sn2700", &shipped, err, sizeof err), "%s", err);
+	cr_assert(tune_axis_set(&s, "routing=ecmp", &shipped, err, sizeof err), "%s", err);
+	cr_assert_eq(tune_space_size(&s), 3);
+	r.metric = OPT_EFFICIENCY;
+	r.target = 0.40;
+	r.bytes = 1 << 30;
+	r.prices = &p;
+	cr_assert(tune_run(&s, &shipped, &r, &res, err, sizeof err), "%s", err);
+	cr_assert_float_eq(res.c[0].cost, 698000, 1e-6);
+	cr_assert_float_eq(res.c[1].cost, 698400, 1e-6);
+	cr_assert_float_eq(res.c[0].metric, 0.304, 0.0005);
+	cr_assert_float_eq(res.c[1].metric, 0.416, 0.0005);
+	cr_assert_not(res.c[2].built, "40 uplinks per ToR do not fit a 32-port switch");
+	cr_assert(res.c[2].why[0], "and it says why");
+	cr_assert_eq(res.best, 1);
+	cr_assert_str_eq(tune_candidate_text(&s, &res.c[1], text, sizeof text), "the design as it is");
+	opt_result_free(&res);
+	price_list_free(&p);
+	design_free(&d);
+}
+
+/* The NIC and switch models `ncfabric optimize` adds by default: the same protocol and port
+ * speed only. The shipped InfiniBand parts have one per speed (no axis); the 200G Ethernet
+ * SN4600 has the SN3700 beside it (32 ports), the ConnectX-6 Dx 200G no twin. */
+Test(optimize, same_speed_parts_join_the_default_grid)
+{
+	static struct opt_space s;
+	static const char *const ib[] = { "servers=32", NULL },
+			       *const eth[] = { "servers=32", "leaf=sn4600", "spine=sn4600", "nic=connectx-6dx-200g", NULL };
+	int i;
+	space_of("leaf-spine", ib, NULL, &s);
+	opt_space_parts(&s, &shipped);
+	cr_assert_eq(opt_space_size(&s), 16, "NDR: one switch and one NIC at 400G");
+	space_of("leaf-spine", eth, NULL, &s);
+	opt_space_parts(&s, &shipped);
+	cr_assert_eq(opt_space_size(&s), 64);
+	cr_assert_str_eq(s.axes[s.naxes - 1].name, "routing", "routing stays last");
+	for (i = 0; i < s.naxes; i++)
+		if (!strcmp(s.axes[i].name, "leaf")) {
+			cr_assert_eq(s.axes[i].nvalues, 2);
+			cr_assert_str_eq(s.axes[i].values[0], "sn4600", "the value first");
+			cr_assert_str_eq(s.axes[i].values[1], "sn3700");
+		}
 }

@@ -62,7 +62,7 @@ static void two_racks_case(const char *script, const char *name)
 }
 
 Test(keys, panel_focus_scrolls_with_markers) { two_racks_case("<Tab>\nG", "panel-focus-bottom-80x24"); }
-Test(keys, panel_zoom) { two_racks_case("z\njjjjjjjjjjj", "panel-zoom-80x24"); }
+Test(keys, panel_zoom) { two_racks_case("z\njjjjjjjjjjjj", "panel-zoom-80x24"); }
 
 /* Enter on the advice "set NCCL_ALGO=Tree" applies it as one edit; u takes it back. */
 Test(keys, advice_applies_from_the_panel_and_undoes)

@@ -322,7 +322,7 @@ else fail=$((fail + 1)); echo "[FAIL] Ctrl-C on a saved design quits with status
 start 80 24 "$BIN $TMP/racks.yaml"
 check "the bottleneck at 80x24" "> DP exposes "
 check "the first advice at 80x24" "* 'tor' hashes 8 flows onto 4 uplinks"
-T send-keys -t ncf Tab "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j"
+T send-keys -t ncf Tab "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j" "j"
 check "Tab: the advice says what Enter applies" "fabric.qps_per_connection 2]"
 T send-keys -t ncf Enter
 check "Enter applies it" "applied: set fabric.qps_per_connection 2 (u undoes it)"
@@ -331,6 +331,23 @@ T send-keys -t ncf "A" "A"
 check "A forces NCCL's algorithm" "NCCL_ALGO=Tree for the job"
 T send-keys -t ncf "u" "u" "q"
 gone "q quits after undoing"
+
+# The panel's cost at 80x24 with a price file: its change after an edit, f on the selected
+# server group (one NIC per server down, the as-built cost), :optimize and its question.
+start 80 24 "$BIN --prices $(pwd)/tests/data/prices-reference.yaml"
+check "the cost on the panel's edge" "metrics ─ cost 637,600 USD, >=26.0 kW max"
+T send-keys -t ncf "+"
+check "an edit shows the cost's change" "cost 792,000 USD (+154,400), >=32.5 kW max (+6.5)"
+T send-keys -t ncf "u" "f"
+check "f fails the selected server group's NIC" "nic:a100 down (job-fails)"
+check "the degraded design, at its as-built cost" "cost 637,600 USD as built"
+T send-keys -t ncf "u" ":optimize efficiency=0.9" Enter
+check ":optimize asks about the cheapest" "reaches 90.0%: 655,200 USD,"
+T send-keys -t ncf "y"
+check "y applies it" "applied a100.nics=8 (u undoes it)"
+check "the panel shows its cost" "cost 655,200 USD (+17,600)"
+T send-keys -t ncf "u" "q"
+gone "q quits after undoing the optimisation"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -76,6 +76,7 @@ const struct keybind keymap[] = {
 	{ MODE_CANVAS, 'e', ACT_EDIT, "e", 0 },
 	{ MODE_CANVAS, 'a', ACT_ADD, "a", 11 },
 	{ MODE_CANVAS, 'd', ACT_DELETE, "d", 12 },
+	{ MODE_CANVAS, 'f', ACT_FAIL, "f", 0 },
 	{ MODE_CANVAS, '+', ACT_INC, "+", 13 },
 	{ MODE_CANVAS, '=', ACT_INC, "=", 0 },
 	{ MODE_CANVAS, '-', ACT_DEC, "-", 14 },
@@ -269,6 +270,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	app->cong_seed = 1;
 	app->mouse = true;
 	app->drag_id = -1;
+	app->fail_generation = -1;
 	app_recompute(app);
 	ensure_selection(app);
 	app_layout(app, APP_MIN_W, APP_MIN_H);
@@ -286,6 +288,7 @@ void app_free(struct app *app)
 	if (app->inv_of_valid)
 		design_free(&app->inv_of);
 	diag_free(&app->problems);
+	price_list_free(&app->prices);
 	placement_free(&app->place);
 	if (app->pinned)
 		design_free(&app->pin);
@@ -315,6 +318,68 @@ const struct inventory *app_inventory(struct app *app)
 	return &app->inv;
 }
 
+/* The cost and power of the design as it is now; after an edit the figures before it are
+ * kept for the panel's change (a recompute for the size or the pattern keeps them). */
+static void cost_refresh(struct app *app)
+{
+	struct bom b;
+	struct cost c;
+	struct cost_figs *f = &app->cost;
+	if (app->cost.valid && app->cost_generation == app->ed.generation)
+		return; /* the design is as it was (a new size or pattern): so are its cost and power */
+	if (app->ed.generation == app->fail_generation && app->cost.valid) {
+		/* A failure buys nothing and removes nothing: the figures of the design it failed. */
+		app->cost_before = app->cost_start.valid ? app->cost_start : app->cost;
+		app->cost = app->cost_before;
+		app->cost.as_built = true;
+		app->cost_generation = app->ed.generation;
+		return;
+	}
+	if (!app->cost.valid)
+		app->cost_before.valid = false;
+	else /* as the last key, command or click found it: a form's fields or an advice's
+	      * commands are one change */
+		app->cost_before = app->cost_start.valid ? app->cost_start : app->cost;
+	bom_compute(&app->design, &app->catalog, &b);
+	cost_compute(&b, &app->catalog, &app->prices, app->metrics.fabric.gpus, app->metrics.fabric.bisection_GBps,
+		     app->metrics.work.valid ? app->metrics.work.tokens_per_s : 0, &c);
+	memset(f, 0, sizeof *f);
+	f->valid = true;
+	snprintf(f->currency, sizeof f->currency, "%s", c.currency);
+	f->complete = c.complete;
+	f->total = c.total;
+	f->lines = (int)c.lines.n;
+	f->unknown = c.unknown;
+	f->typ_W = b.typ_W;
+	f->max_W = b.max_W;
+	f->typ_unknown = b.typ_unknown;
+	f->max_unknown = b.max_unknown;
+	app->cost_generation = app->ed.generation;
+	cost_free(&c);
+	bom_free(&b);
+}
+
+void edit_begin(struct app *app)
+{
+	if (app->run_depth++ == 0)
+		app->cost_start = app->cost;
+}
+
+void edit_end(struct app *app)
+{
+	app->run_depth--;
+}
+
+void app_set_prices(struct app *app, struct price_list *prices, const char *file)
+{
+	price_list_free(&app->prices);
+	app->prices = *prices;
+	memset(prices, 0, sizeof *prices);
+	snprintf(app->prices_file, sizeof app->prices_file, "%s", file ? file : "");
+	app->cost.valid = false; /* other prices are not a change of the design */
+	app_recompute(app);
+}
+
 void app_recompute(struct app *app)
 {
 	recover_app_begin(app); /* a signal while the model computes still saves the work */
@@ -329,6 +394,7 @@ void app_recompute(struct app *app)
 	diag_append(&app->problems, ed_problems(&app->ed));
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
+	cost_refresh(app);
 	{
 		int k, u;
 		app->plot_n = sweep_sizes(app->plot_sizes, 40);
@@ -644,7 +710,7 @@ static unsigned global_action(struct app *app, enum action a)
 	}
 }
 
-unsigned app_run(struct app *app, enum action a)
+static unsigned app_run_dispatch(struct app *app, enum action a)
 {
 	const struct mode_ops *ops = &mode_ops[app->mode];
 	unsigned chg;
@@ -654,6 +720,15 @@ unsigned app_run(struct app *app, enum action a)
 		return chg;
 	chg = global_action(app, a);
 	return chg == CHG_PASS ? CHG_NONE : chg;
+}
+
+unsigned app_run(struct app *app, enum action a)
+{
+	unsigned chg;
+	edit_begin(app);
+	chg = app_run_dispatch(app, a);
+	edit_end(app);
+	return chg;
 }
 
 /* How a key is written in the key table and the help: its label there, else itself. */
@@ -675,7 +750,7 @@ void key_label(int key, char *buf, size_t size)
 		snprintf(buf, size, "a function key");
 }
 
-unsigned app_key(struct app *app, int key)
+static unsigned app_key_dispatch(struct app *app, int key)
 {
 	const struct mode_ops *ops = &mode_ops[app->mode];
 	size_t i;
@@ -717,4 +792,13 @@ unsigned app_key(struct app *app, int key)
 	if (app->mode == MODE_CANVAS)
 		return say(app, false, "%s: not a key on the canvas (? lists the keys)", name);
 	return say(app, false, "%s: not a key in the %s view (? lists its keys)", name, mode_names[app->mode]);
+}
+
+unsigned app_key(struct app *app, int key)
+{
+	unsigned chg;
+	edit_begin(app);
+	chg = app_key_dispatch(app, key);
+	edit_end(app);
+	return chg;
 }

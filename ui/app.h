@@ -15,6 +15,7 @@
 #include "layouts/place.h"
 #include "model/cmd.h"
 #include "model/compare.h"
+#include "model/cost.h"
 #include "model/inventory.h"
 #include "model/metrics.h"
 #include "model/teach.h"
@@ -122,6 +123,7 @@ enum mode { MODES(MODE_ENUM) MODE_COUNT };
 	X(EDIT, "edit", "edit the selected block or bundle") \
 	X(ADD, "add", "add a block, bundle or note") \
 	X(DELETE, "delete", "delete the selected block or bundle") \
+	X(FAIL, "fail", "take the selected part down as :fail does (undoable): one switch of a switch group, one NIC per server of a server group, one link of a bundle (:fail group:NAME takes a whole group)") \
 	X(INC, "count-inc", "one more of the selected block (links for a bundle, NICs inside)") \
 	X(DEC, "count-dec", "one fewer of the selected block (links for a bundle, NICs inside)") \
 	X(MOVE_LEFT, "move-left", "move the selected block left") \
@@ -172,12 +174,28 @@ struct form {
 	int template_index;         /* FORM_TEMPLATE */
 };
 
-enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE, CONFIRM_SAVE_AS };
+enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE, CONFIRM_SAVE_AS,
+		    CONFIRM_OPTIMIZE };
 enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 enum teach_page { TEACH_STEPS, TEACH_FORMULAS, TEACH_CONGESTION };
 enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A, ANIM_NVLS };
 
 #define MSG_KEEP 100
+
+/* The design's capital cost and power as the panel shows them (model/cost.h over the BOM,
+ * with the user's prices), recomputed on every edit. */
+struct cost_figs {
+	bool valid;
+	char currency[COST_CURRENCY_MAX];
+	bool complete;                /* every line to buy has a price */
+	double total;                 /* of the lines with a price */
+	int lines, unknown;           /* lines to buy, those without a price */
+	double typ_W, max_W;          /* of the parts that publish it */
+	int typ_unknown, max_unknown; /* parts to buy that do not */
+	bool as_built;                /* the design on screen is a failure (:fail, f) of the one these
+				       * figures are of: a failed part is still bought and installed */
+};
+
 
 struct app {
 	struct design design;
@@ -192,6 +210,16 @@ struct app {
 	bool inv_of_valid;
 	struct ncf_diag problems;
 	struct metrics metrics;       /* the model's numbers, recomputed on every edit */
+	/* Cost and power now, and as they were before the last edit (the panel shows the
+	 * change); cost_generation is the editor's generation `cost` belongs to. A design
+	 * opened from a file has no "before". */
+	struct cost_figs cost, cost_before;
+	struct cost_figs cost_start;  /* as the outermost key, command or click found them */
+	int run_depth;                /* keys, actions, commands and clicks under way */
+	int cost_generation;
+	int fail_generation;          /* the editor's generation :fail or f made; -1: none */
+	struct price_list prices;     /* --prices FILE or :prices FILE; empty: catalog list prices */
+	char prices_file[1024];
 	struct placement place;       /* blocks on the canvas */
 	int plot_n;                   /* busbw against size for the pattern shown (computed, not drawn) */
 	double plot_sizes[40];
@@ -307,6 +335,8 @@ int action_lookup(const char *name);
 /* Take ownership of d (loaded from file, or "" for the default design). */
 void app_init(struct app *app, struct design *d, const struct catalog *shipped, const char *file);
 void app_free(struct app *app);
+/* Use prices (taken: the app frees them) from file for the cost; "" for none. */
+void app_set_prices(struct app *app, struct price_list *prices, const char *file);
 /* Recompute the model's numbers (after CHG_MODEL). */
 void app_recompute(struct app *app);
 /* The inventory of the design on screen (app->inv), made again first when an edit changed

@@ -213,6 +213,8 @@ unsigned canvas_action(struct app *app, enum action a)
 		app->palette_cur = 0;
 		app->mode = MODE_PALETTE;
 		return CHG_VIEW;
+	case ACT_FAIL:
+		return fail_selected(app);
 	case ACT_DELETE:
 		return delete_selected(app);
 	case ACT_INC:
@@ -243,7 +245,7 @@ unsigned canvas_action(struct app *app, enum action a)
 
 /* ---- the mouse ------------------------------------------------------------------------------ */
 
-unsigned app_mouse(struct app *app, int kind, int x, int y)
+static unsigned app_mouse_dispatch(struct app *app, int kind, int x, int y)
 {
 	size_t i;
 	if (!app->mouse)
@@ -294,6 +296,15 @@ unsigned app_mouse(struct app *app, int kind, int x, int y)
 			return edit_result(app, ed_move(&app->ed, b->name, nx, ny));
 	}
 	return CHG_NONE;
+}
+
+unsigned app_mouse(struct app *app, int kind, int x, int y)
+{
+	unsigned chg;
+	edit_begin(app);
+	chg = app_mouse_dispatch(app, kind, x, y);
+	edit_end(app);
+	return chg;
 }
 
 /* ---- painting ------------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include "io/units.h"
 #include "io/safetext.h"
 #include "io/failreport.h"
+#include "io/prices.h"
 #include "model/failure.h"
 #include "layouts/template.h"
 #include "ui/lesson.h"
@@ -112,7 +113,7 @@ unsigned build_template(struct app *app, const char *name, const char *sets)
 
 /* :fail SPEC takes part of the design down (model/failure.h) as one undoable edit: the panel
  * then shows the degraded design, and u brings the intact one back. */
-static unsigned fail_command(struct app *app, const char *spec)
+unsigned fail_command(struct app *app, const char *spec)
 {
 	struct fail_spec s;
 	struct fail_effect e;
@@ -126,10 +127,71 @@ static unsigned fail_command(struct app *app, const char *spec)
 	}
 	ed_replace(&app->ed, &nd);
 	design_free(&nd);
+	app->fail_generation = app->ed.generation;
 	ensure_selection(app);
 	say(app, false, "%s down (%s): %.200s; u undoes it, w would save it", fail_name(&s, name, sizeof name),
 	    fail_response_names[e.response], e.change);
 	return CHG_MODEL | CHG_LAYOUT | CHG_VIEW;
+}
+
+/* f: the selected part's single failure, as :fail names it (what a user takes down first:
+ * one switch of a group, not the group; one NIC per server, as NCCL then runs every rank;
+ * one link of a bundle). A whole group is :fail group:NAME. */
+unsigned fail_selected(struct app *app)
+{
+	char spec[2 * NCF_NAME_MAX + 16];
+	const char *name = selected_name(app);
+	size_t i;
+	if (!app->selected)
+		return say(app, true, "f takes the selected block or bundle down: select one first (b)");
+	if (name) {
+		switch (design_find(&app->design, name, &i)) {
+		case GK_SWITCH:
+			snprintf(spec, sizeof spec, "switch:%s", name);
+			break;
+		case GK_SERVER:
+			snprintf(spec, sizeof spec, "nic:%s", name);
+			break;
+		default:
+			return say(app, true, "f: '%s' is not a switch group, a server group or a bundle; :fail SPEC names a part", name);
+		}
+		return fail_command(app, spec);
+	}
+	for (i = 0; i < app->design.bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(&app->design, i);
+		if (b->id == app->selected) {
+			snprintf(spec, sizeof spec, "link:%s->%s", b->from, b->to);
+			return fail_command(app, spec);
+		}
+	}
+	return say(app, true, "f: a note cannot fail; select a block or bundle (b)");
+}
+
+/* :prices FILE: the panel's cost takes FILE's prices (io/prices.h), then the catalog's list
+ * prices; a file with errors changes nothing. :prices alone says where prices come from. */
+static unsigned prices_command(struct app *app, const char *file)
+{
+	struct price_list p;
+	struct ncf_diag diag = { 0 };
+	if (!file || !file[0])
+		return say(app, false, "prices: %s%s (:prices FILE loads a price file)",
+			    app->prices_file[0] ? app->prices_file : "the catalog's stated list prices",
+			    app->prices_file[0] ? ", then the catalog's stated list prices" : "");
+	price_list_init(&p);
+	if (!prices_load_file(file, &p, &diag)) {
+		const struct ncf_problem *e = diag_count(&diag) ? diag_get(&diag, 0) : NULL;
+		if (e && e->line)
+			say(app, true, "%s:%d:%d: %s (prices unchanged)", file, e->line, e->col, e->msg);
+		else
+			say(app, true, "%s: %s (prices unchanged)", file, e ? e->msg : "cannot load");
+		diag_free(&diag);
+		price_list_free(&p);
+		return CHG_VIEW;
+	}
+	diag_free(&diag);
+	app_set_prices(app, &p, file);
+	return say(app, false, "prices: %s, then the catalog's; %s", file,
+		   app->cost.complete ? "every part has one" : "some parts have none");
 }
 
 /* :select NAME selects a group by name, or a bundle as FROM->TO. */
@@ -174,6 +236,8 @@ const struct command commands[] = {
 	{ "template", "NAME [K=V...]", "a new design from a template (undoable); without settings its form" },
 	{ "select", "NAME", "select a block by name, or a bundle as FROM->TO" },
 	{ "fail", "SPEC", "take part down (undoable): switch:GROUP, group:GROUP, nic:SERVERGROUP, link:FROM->TO[:N]" },
+	{ "optimize", "METRIC=VALUE [budget=X] [KEY=a,b...]", "the cheapest variant of the design that reaches efficiency, tokens or busbw=VALUE: uplinks, NICs, switch models, routing; y applies it (undoable), :messages has the front" },
+	{ "prices", "[FILE]", "the cost in the panel from FILE's prices, then the catalog's list prices (YAML: part, price, currency); alone: where prices come from" },
 	{ "pin", "", "pin the design as A for the comparison" },
 	{ "unpin", "", "forget A" },
 	{ "compare", "[FILE]", "the design beside A (or beside FILE)" },
@@ -342,7 +406,7 @@ static unsigned edit_command(struct app *app, bool force, const char *file)
 	return open_file(app, path);
 }
 
-unsigned app_command(struct app *app, const char *line)
+static unsigned app_command_dispatch(struct app *app, const char *line)
 {
 	char cmd[32] = "", a1[512] = "", a2[512] = "";
 	int n = sscanf(line, "%31s %511s %511[^\n]", cmd, a1, a2);
@@ -450,6 +514,10 @@ unsigned app_command(struct app *app, const char *line)
 	if (!strcmp(cmd, "fail"))
 		return n >= 2 ? fail_command(app, a1)
 			      : say(app, true, ":fail SPEC: switch:GROUP, group:GROUP, nic:SERVERGROUP or link:FROM->TO[:N]");
+	if (!strcmp(cmd, "optimize") || !strcmp(cmd, "opt"))
+		return optimize_command(app, strchr(line, ' ') ? strchr(line, ' ') + 1 : "");
+	if (!strcmp(cmd, "prices"))
+		return prices_command(app, n >= 2 ? a1 : NULL);
 	if (!strcmp(cmd, "lesson")) {
 		char *end;
 		long page = n >= 2 ? strtol(a1, &end, 10) : 0;
@@ -486,6 +554,15 @@ unsigned app_command(struct app *app, const char *line)
 			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", commands[i].name);
 		return say(app, true, "unknown command ':%s' (the commands: %s; Tab completes them)", cmd, list);
 	}
+}
+
+unsigned app_command(struct app *app, const char *line)
+{
+	unsigned chg;
+	edit_begin(app);
+	chg = app_command_dispatch(app, line);
+	edit_end(app);
+	return chg;
 }
 
 static void complete(struct app *app)

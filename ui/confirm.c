@@ -41,6 +41,12 @@ static unsigned answer(struct app *app, bool yes)
 	}
 	if (app->confirm == CONFIRM_RECOVER)
 		return yes ? recovery_restore(app) : recovery_discard(app);
+	if (app->confirm == CONFIRM_OPTIMIZE) {
+		if (yes)
+			return optimize_apply(app);
+		optimize_forget();
+		return say(app, false, "kept the design (:messages has the front)");
+	}
 	return CHG_VIEW;
 }
 

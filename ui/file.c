@@ -138,6 +138,7 @@ unsigned open_file(struct app *app, const char *path)
 	lesson_end(app); /* the file replaces the user's design, not the lesson's copy */
 	template_forget(app);
 	ed_replace(&app->ed, &nd);
+	app->cost.valid = false; /* another design, not an edit: no cost change to show */
 	snprintf(app->file, sizeof app->file, "%s", path);
 	app->file_broken = false;
 	mark_saved(app);

@@ -182,6 +182,7 @@ unsigned lesson_end(struct app *app)
 	ed_init(&app->ed, &app->design, app->shipped);
 	ed_history_put(&app->ed, &app->stash.hist);
 	app->ed.generation = app->stash.generation;
+	app->cost.valid = false; /* the user's design again: its cost, with no change to show */
 	if (app->saved_valid)
 		design_free(&app->saved);
 	app->saved = app->stash.saved;

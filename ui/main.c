@@ -42,7 +42,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* Options every subcommand takes besides its own (long-only values above 255). */
 enum { OPT_CATALOG = 256, OPT_SET, OPT_ASCII, OPT_NO_COLOR, OPT_NO_MOUSE, OPT_SCRIPT, OPT_DUMP, OPT_SCREEN, OPT_COMPLETION,
-       OPT_VERSION, OPT_VARY, OPT_JOB, OPT_TARGET, OPT_BUDGET };
+       OPT_VERSION, OPT_VARY, OPT_JOB, OPT_TARGET, OPT_BUDGET, OPT_PRICES };
 #define COMMON_LONG { "help", no_argument, NULL, 'h' }, { "catalog", required_argument, NULL, OPT_CATALOG }
 
 struct ctx {
@@ -956,6 +956,7 @@ static int cmd_optimize(struct ctx *x, int argc, char **argv)
 		if (!template_set(t, &v, sets[i], &x->shipped, err, sizeof err))
 			return usage_error("%s", err);
 	opt_space_default(t, &v, &space);
+	opt_space_parts(&space, &x->shipped);
 	for (i = 0; i < nvary; i++)
 		if (!opt_axis_set(&space, varies[i], &x->shipped, err, sizeof err))
 			return usage_error("optimize %s", err);
@@ -1058,7 +1059,8 @@ static const struct subcommand subcommands[] = {
 	  "                      only when every part has a price\n"
 	  "      --vary K=V,...  search parameter K over these values (LO..HI for whole numbers, * for\n"
 	  "                      every choice or catalog part); default: every choice parameter,\n"
-	  "                      oversubscription 1..4 and routing ecmp,adaptive\n"
+	  "                      oversubscription 1..4, routing ecmp,adaptive, and NIC and switch\n"
+	  "                      models with same-speed alternatives in the catalog\n"
 	  "      --set K=V       a parameter's value off the grid (as new --set)\n"
 	  "  -o, --output OUT    write the cheapest design meeting the target (.json for JSON)\n"
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
@@ -1127,6 +1129,7 @@ static const struct option main_longs[] = {
 	{ "dump-screen", required_argument, NULL, OPT_DUMP },
 	{ "screen", required_argument, NULL, OPT_SCREEN },
 	{ "completion", required_argument, NULL, OPT_COMPLETION },
+	{ "prices", required_argument, NULL, OPT_PRICES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1163,6 +1166,7 @@ static void usage(FILE *out)
 	      "  --script FILE    run the designer without a terminal on the keys and commands in FILE\n"
 	      "  --dump-screen OUT  with --script: write the final screen as text to OUT (- for stdout)\n"
 	      "  --screen WxH     with --script: the screen size (default 80x24)\n"
+	      "  --prices FILE    the panel's cost uses FILE's prices, then the catalog's list prices\n"
 	      "  --completion bash  print the bash completion script\n"
 	      "  -h, --help       this text (ncfabric COMMAND --help: a command's options)\n"
 	      "  --version        the version\n"
@@ -1232,7 +1236,7 @@ static void completion_bash(FILE *out)
 }
 
 struct script_opts {
-	const char *script, *dump;
+	const char *script, *dump, *prices;
 	int w, h;
 };
 
@@ -1241,10 +1245,16 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	struct design d;
 	static struct app app;
 	char recovered[3000];
+	struct price_list prices;
 	int rc;
 	if (!so->script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		safe_eprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
+	}
+	price_list_init(&prices);
+	if (so->prices && (rc = load_prices(so->prices, &prices)) != EXIT_OK) {
+		price_list_free(&prices);
+		return rc;
 	}
 	if (file && strcmp(file, "-") && access(file, F_OK) != 0 && errno == ENOENT) {
 		/* As vi: a name that is not there yet is a new design that w will create. */
@@ -1263,11 +1273,16 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		}
 		diag_free(&diag);
 	} else {
-		if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
+		if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK) {
+			price_list_free(&prices);
 			return rc;
+		}
 		app_init(&app, &d, &x->shipped, file);
 	}
 	app.mouse = o->mouse;
+	if (so->prices)
+		app_set_prices(&app, &prices, so->prices);
+	price_list_free(&prices);
 	app_offer_recoveries(&app);
 	if (so->script) {
 		char err[400];
@@ -1317,7 +1332,7 @@ int main(int argc, char **argv)
 {
 	struct ctx x;
 	struct term_opts topts = { false, true, true };
-	struct script_opts sopts = { NULL, NULL, 80, 24 };
+	struct script_opts sopts = { NULL, NULL, NULL, 80, 24 };
 	const char *file = NULL;
 	int ch, rc;
 
@@ -1384,6 +1399,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DUMP:
 			sopts.dump = optarg;
+			break;
+		case OPT_PRICES:
+			sopts.prices = optarg;
 			break;
 		case OPT_SCREEN: {
 			char tail;

@@ -47,6 +47,10 @@ unsigned force_algo_to(struct app *app, int algo);
 unsigned app_write_quit(struct app *app, const char *path);
 /* How a key is shown (its label in the key table, "C-x", or the character). */
 void key_label(int key, char *buf, size_t size);
+/* Around every key, action, command and click (nested calls count once): the figures the
+ * panel's change is measured from are those the outermost call found. */
+void edit_begin(struct app *app);
+void edit_end(struct app *app);
 unsigned say(struct app *app, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The change mask of an edit command: its message when refused, else a recompute. */
 unsigned edit_result(struct app *app, bool ok);
@@ -98,6 +102,13 @@ unsigned search_text(struct app *app, int key);
 /* Edit a line of text (the command line, a search, a template field) with key. */
 unsigned line_text(char *buf, size_t size, int key);
 /* Template `name` with "KEY=VALUE ..." settings replaces the design (undoable). */
+/* :fail SPEC, and f on the canvas: the selected part's single failure through the same path. */
+unsigned fail_command(struct app *app, const char *spec);
+unsigned fail_selected(struct app *app);
+/* optimize.c: :optimize METRIC=VALUE [budget=X] [KEY=a,b...]; y in its question applies. */
+unsigned optimize_command(struct app *app, const char *args);
+unsigned optimize_apply(struct app *app);
+void optimize_forget(void);
 unsigned build_template(struct app *app, const char *name, const char *sets);
 struct template;
 struct tvalues;

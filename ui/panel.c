@@ -9,7 +9,9 @@
  * change carries it as ':' commands (model/metrics.h: advice_do): Enter on it applies them as
  * one edit, which u undoes. */
 #include "ui/modes.h"
+#include "io/costreport.h"
 #include "io/units.h"
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,7 @@ struct pitem {
 	int prio;          /* 0 first: what a small panel keeps */
 	const char *lead;  /* first-line prefix of a wrapped item ("> ", "- "...); NULL: one line */
 	const char *act;   /* the ':' commands it applies, or NULL */
+	bool edge;         /* when a small panel leaves it out, it goes on the frame's top edge */
 };
 
 struct plines {
@@ -48,7 +51,66 @@ static void item(struct pitem *it, int *n, int prio, int role, const char *lead,
 	it[*n].prio = prio;
 	it[*n].lead = lead;
 	it[*n].act = NULL;
+	it[*n].edge = false;
 	(*n)++;
+}
+
+/* "+60,800" or "-1,200": a change of money, signed. */
+static const char *money_change(double d, char *buf, size_t size)
+{
+	char m[40];
+	format_money(d < 0 ? -d : d, m, sizeof m);
+	snprintf(buf, size, "%c%s", d < 0 ? '-' : '+', m);
+	return buf;
+}
+
+/* The cost and the power, one item (it wraps where the column is narrow), each with its
+ * change since the last key, command or click. Cost is known only when every line to buy
+ * has a price (else it says how many have none: a partial sum is not the cost); power is
+ * typical where every part publishes it, else the maximum, ">=" when some part does not
+ * publish it (a sum of those that do). Last in priority: where a small panel has no line
+ * left for it (80x24 keeps the bottleneck and the first advice), it goes on the frame's top
+ * edge, so it is always on screen. */
+static void cost_items(const struct app *app, struct pitem *it, int *n)
+{
+	const struct cost_figs *c = &app->cost, *b = &app->cost_before;
+	char m[40], d[72], p[160], cost[200];
+	bool typ;
+	double now, was;
+	if (!c->valid)
+		return;
+	if (c->as_built)
+		b = c; /* no change: the failed part is still there */
+	d[0] = '\0';
+	if (!c->lines) {
+		snprintf(cost, sizeof cost, "cost: nothing to buy");
+	} else if (c->complete) {
+		if (c->as_built) {
+			snprintf(d, sizeof d, " as built");
+		} else if (b->valid && b->complete && b->lines && fabs(c->total - b->total) >= 0.5) {
+			char s[48];
+			snprintf(d, sizeof d, " (%s)", money_change(c->total - b->total, s, sizeof s));
+		} else if (b->valid && b->lines && !b->complete) {
+			snprintf(d, sizeof d, " (was unknown)");
+		}
+		snprintf(cost, sizeof cost, "cost %s %s%s", format_money(c->total, m, sizeof m), c->currency, d);
+	} else {
+		snprintf(cost, sizeof cost, "cost unknown (%d of %d part%s unpriced%s)", c->unknown, c->lines,
+			 c->lines == 1 ? "" : "s", b->valid && b->complete && b->lines ? "; was known" : "");
+	}
+	typ = c->typ_W > 0 && !c->typ_unknown;
+	now = typ ? c->typ_W : c->max_W;
+	was = typ ? b->typ_W : b->max_W;
+	d[0] = '\0';
+	if (now <= 0) {
+		snprintf(p, sizeof p, "power not published");
+	} else {
+		if (b->valid && fabs(now - was) >= 50 && (!typ || !b->typ_unknown))
+			snprintf(d, sizeof d, " (%+.1f)", (now - was) / 1000);
+		snprintf(p, sizeof p, "%s%.1f kW %s%s", !typ && c->max_unknown ? ">=" : "", now / 1000, typ ? "typ" : "max", d);
+	}
+	item(it, n, 9, c->complete && c->lines ? ROLE_NUMBER : ROLE_DIM, "", "%s, %s", cost, p);
+	it[*n - 1].edge = true;
 }
 
 static int panel_items(const struct app *app, struct pitem *it)
@@ -122,6 +184,7 @@ static int panel_items(const struct app *app, struct pitem *it)
 	} else {
 		item(it, &n, 3, ROLE_DIM, "  ", "job: %s", w->why);
 	}
+	cost_items(app, it, &n);
 	for (t = 0; t < (int)diag_count(&app->problems); t++) {
 		const struct ncf_problem *p = diag_get(&app->problems, (size_t)t);
 		if (p->sev == NCF_ERROR)
@@ -227,7 +290,7 @@ static int all_lines(const struct app *app, const struct pitem *it, int n, int w
 	for (i = 0; i < n; i++) {
 		wrap_item(l, &it[i], i, width);
 		if (focus && i == app->panel_cur && it[i].act) {
-			struct pitem enter = { "", ROLE_SELECTED, 0, "  ", NULL };
+			struct pitem enter = { "", ROLE_SELECTED, 0, "  ", NULL, false };
 			snprintf(enter.text, sizeof enter.text, "[Enter: %s]", it[i].act);
 			wrap_item(l, &enter, i, width);
 		}
@@ -388,6 +451,7 @@ static void paint(const struct app *app, struct cellbuf *c, const struct pgeom *
 	static struct plines l;
 	bool keep[PANEL_ITEMS];
 	int n = panel_items(app, it), i, k, top = 0, slots = g->rows * g->cols, hidden = 0, shown = 0;
+	int edge_lines[PANEL_ITEMS] = { 0 }; /* lines of each item, as the column wraps it */
 	all_lines(app, it, n, g->colw - 1, focus, &l);
 	if (focus) {
 		top = focus_top(app, &l, slots);
@@ -397,6 +461,7 @@ static void paint(const struct app *app, struct cellbuf *c, const struct pgeom *
 		int prio, used = 0, count[PANEL_ITEMS] = { 0 };
 		for (i = 0; i < l.n; i++)
 			count[l.item[i]]++;
+		memcpy(edge_lines, count, sizeof edge_lines);
 		memset(keep, 0, sizeof keep);
 		for (prio = 0; prio <= 9; prio++)
 			for (i = 0; i < n; i++)
@@ -424,6 +489,18 @@ static void paint(const struct app *app, struct cellbuf *c, const struct pgeom *
 		cellbuf_text(c, g->x + 1 + col * g->colw, g->y + 1 + row, g->colw - 1, sel ? ROLE_SELECTED : l.role[i], l.text[i]);
 		shown++;
 	}
+	if (!focus && hidden)
+		for (i = 0; i < n; i++)
+			if (it[i].edge && !keep[i] && g->w > 30) {
+				/* After the frame's title (" metrics "), in what is left of the edge; it is on
+				 * screen, so not among the lines left out. */
+				int x = g->x + 2 + 9 + 1, room = g->w - (x - g->x) - 2;
+				char t[500];
+				snprintf(t, sizeof t, " %s ", it[i].text);
+				cellbuf_text(c, x, g->y, room, it[i].role, t);
+				hidden -= edge_lines[i];
+				break;
+			}
 	if (focus)
 		scroll_marks(c, g->x, g->y, g->w, g->h, top, l.n - top - shown);
 	else if (hidden) {
