@@ -328,10 +328,10 @@ static void cost_refresh(struct app *app)
 	if (app->cost.valid && app->cost_generation == app->ed.generation)
 		return; /* the design is as it was (a new size or pattern): so are its cost and power */
 	if (app->ed.generation == app->fail_generation && app->cost.valid) {
-		/* A failure buys nothing and removes nothing: the figures of the design it failed. */
-		app->cost_before = app->cost_start.valid ? app->cost_start : app->cost;
-		app->cost = app->cost_before;
+		/* A failure buys nothing and removes nothing: the figures of the design it failed
+		 * (fail_command makes them first when an edit left them pending). */
 		app->cost.as_built = true;
+		app->cost_before = app->cost;
 		app->cost_generation = app->ed.generation;
 		return;
 	}
@@ -394,7 +394,11 @@ void app_recompute(struct app *app)
 	diag_append(&app->problems, ed_problems(&app->ed));
 	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
-	cost_refresh(app);
+	if ((app->cost.valid && app->cost_generation == app->ed.generation) ||
+	    (app->cost.valid && app->ed.generation == app->fail_generation))
+		cost_refresh(app); /* no BOM to walk: the figures are the ones there are */
+	else
+		app->cost_pending = true;
 	{
 		int k, u;
 		app->plot_n = sweep_sizes(app->plot_sizes, 40);
@@ -446,6 +450,20 @@ void app_layout(struct app *app, int w, int h)
 		ed_ports(&app->ed, &down, &up);
 		place_routes_ports(&app->design, &app->catalog, down, up, &app->place);
 	}
+}
+
+bool app_idle_pending(const struct app *app)
+{
+	return app->cost_pending;
+}
+
+unsigned app_idle(struct app *app)
+{
+	if (!app->cost_pending)
+		return 0;
+	app->cost_pending = false;
+	cost_refresh(app);
+	return CHG_VIEW;
 }
 
 void app_settle(struct app *app, unsigned chg)

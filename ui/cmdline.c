@@ -125,6 +125,8 @@ unsigned fail_command(struct app *app, const char *spec)
 		design_free(&nd);
 		return say(app, true, ":fail %s: %s", fail_name(&s, name, sizeof name), err);
 	}
+	/* The as-built cost is the intact design's: made now if the last edit left it pending. */
+	app_settle(app, app_idle(app));
 	ed_replace(&app->ed, &nd);
 	design_free(&nd);
 	app->fail_generation = app->ed.generation;
@@ -190,6 +192,7 @@ static unsigned prices_command(struct app *app, const char *file)
 	}
 	diag_free(&diag);
 	app_set_prices(app, &p, file);
+	app_idle(app); /* the cost with these prices, for the message */
 	return say(app, false, "prices: %s, then the catalog's; %s", file,
 		   app->cost.complete ? "every part has one" : "some parts have none");
 }

@@ -44,6 +44,7 @@ unsigned optimize_command(struct app *app, const char *args)
 	const char *p = args;
 	double t0, ms;
 	long i;
+	app_idle(app); /* the design's cost and its currency, made now */
 	memset(&r, 0, sizeof r);
 	opt_result_free(&result);
 	while (*p == ' ')

@@ -77,8 +77,13 @@ static void cost_items(const struct app *app, struct pitem *it, int *n)
 	char m[40], d[72], p[160], cost[200];
 	bool typ;
 	double now, was;
-	if (!c->valid)
+	if (!c->valid) {
+		if (app->cost_pending) { /* made when no key waits (app_idle) */
+			item(it, n, 9, ROLE_DIM, "", "cost and power: computing");
+			it[*n - 1].edge = true;
+		}
 		return;
+	}
 	if (c->as_built)
 		b = c; /* no change: the failed part is still there */
 	d[0] = '\0';
@@ -109,7 +114,8 @@ static void cost_items(const struct app *app, struct pitem *it, int *n)
 			snprintf(d, sizeof d, " (%+.1f)", (now - was) / 1000);
 		snprintf(p, sizeof p, "%s%.1f kW %s%s", !typ && c->max_unknown ? ">=" : "", now / 1000, typ ? "typ" : "max", d);
 	}
-	item(it, n, 9, c->complete && c->lines ? ROLE_NUMBER : ROLE_DIM, "", "%s, %s", cost, p);
+	item(it, n, 9, c->complete && c->lines ? ROLE_NUMBER : ROLE_DIM, "", "%s, %s%s", cost, p,
+	     app->cost_pending ? " (before the last edit)" : "");
 	it[*n - 1].edge = true;
 }
 

@@ -98,7 +98,9 @@ int script_run(struct app *app, const char *text, int w, int h, FILE *dump, char
 		app_settle(app, chg);
 		if (chg & CHG_QUIT)
 			break;
+		app_settle(app, app_idle(app)); /* a script's user waits after each line */
 	}
+	app_settle(app, app_idle(app));
 	if (dump) {
 		char *s;
 		cellbuf_init(&c, w, h);

@@ -207,9 +207,23 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 		app_draw(app, &c);
 		blit(&c);
 		refresh();
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		rc = get_wch(&wch);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (app_idle_pending(app)) {
+			/* Work the last edit left (the cost): only when no key waits. */
+			timeout(0);
+			rc = get_wch(&wch);
+			timeout(APP_TICK_MS);
+			if (rc == ERR && !got_signal) {
+				app_settle(app, app_idle(app));
+				continue;
+			}
+			t0 = t1 = (struct timespec){ 0, 0 };
+			if (rc == ERR) /* a signal: handled below */
+				t1.tv_sec = 1;
+		} else {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			rc = get_wch(&wch);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+		}
 		if (got_signal == SIGINT) {
 			/* Ctrl-C is a key like q (it asks before losing work), not a way to die. */
 			got_signal = 0;
