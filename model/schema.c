@@ -28,7 +28,8 @@ void schema_free(const struct schema *s, void *obj)
 		const struct field *f = &s->fields[i];
 		if (f->type == FT_LIST) {
 			struct vec *v = (struct vec *)AT(obj, f->off);
-			for (j = 0; j < v->n; j++)
+			/* borrowed elements own nothing (vec.h) */
+			for (j = 0; j < v->n && !vec_borrowed(v); j++)
 				schema_free(f->sub, (char *)v->v + j * f->sub->size);
 			vec_release(v);
 		} else if (f->type == FT_STRUCT) {

@@ -98,12 +98,12 @@ int main(int argc, char **argv)
 		for (j = 0; j < v->n; j++)
 			if (!walk(f->sub, 0, i, j, (const unsigned char *)v->v + j * size, copy + j * size))
 				return 1;
-		printf("static const unsigned char l%zu[] = { /* %s: %zu */", i, f->key, v->n);
+		printf("static _Alignas(max_align_t) const unsigned char l%zu[] = { /* %s: %zu */", i, f->key, v->n);
 		bytes_out(copy, v->n * size);
 		free(copy);
 	}
 	for (i = 0; i < ninners; i++) {
-		printf("static const unsigned char in%zu[] = { /* %s[%zu]: %zu */", i, catalog_schema.fields[inners[i].top].key,
+		printf("static _Alignas(max_align_t) const unsigned char in%zu[] = { /* %s[%zu]: %zu */", i, catalog_schema.fields[inners[i].top].key,
 		       inners[i].elem, inners[i].n);
 		bytes_out(inners[i].bytes, inners[i].n * inners[i].size);
 	}

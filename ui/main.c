@@ -283,7 +283,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		price_list_free(&prices);
 		return rc;
 	}
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	inventory_compute(&d, &cat, &inv);
 	metrics_compute(&d, &cat, size, (int)gpus, &met);
 	if (met.work.job_error) {
@@ -403,7 +403,7 @@ static int cmd_failures(struct ctx *x, int argc, char **argv)
 		return rc;
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	met = xmalloc(sizeof *met);
 	metrics_compute(&d, &cat, size, (int)gpus, met);
 	if (met->work.job_error) {
@@ -490,7 +490,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 		return rc;
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	if (export_multi_file(fmt)) {
 		if (!export_files(&d, &cat, fmt, out, err, sizeof err)) {
 			safe_eprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
@@ -599,7 +599,7 @@ static int cmd_expect(struct ctx *x, int argc, char **argv)
 		return rc;
 	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK)
 		return rc;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
 	f = out_open(out, &buf, &len);
 	nt_expect(f, &m, d.name, (enum coll)coll, d.job.algo);
@@ -662,7 +662,7 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 	}
 	if (!gpus)
 		gpus = log.ranks ? log.ranks : log.ranks_columns;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
 	f = out_open(out, &obuf, &olen);
 	low = nt_compare(f, &m, &d, &log, (enum coll)coll, strcmp(files[1], "-") ? files[1] : "(standard input)");
