@@ -43,11 +43,19 @@ bool design_load_text(const char *buf, size_t len, enum file_format fmt, const s
 	}
 	design_assign_ids(&d);
 	mark = diag_count(diag);
-	design_catalog(&d, shipped, &cat);
-	errors = design_check(&d, &cat, diag);
-	if (!errors)
-		topo_check(&d, &cat, diag);
-	catalog_free(&cat);
+	/* The design checked against its catalog: the shipped one itself when it brings no
+	 * parts of its own (no copy). */
+	if (catalog_empty(&d.catalog)) {
+		errors = design_check(&d, shipped, diag);
+		if (!errors)
+			topo_check(&d, shipped, diag);
+	} else {
+		design_catalog(&d, shipped, &cat);
+		errors = design_check(&d, &cat, diag);
+		if (!errors)
+			topo_check(&d, &cat, diag);
+		catalog_free(&cat);
+	}
 	locate(diag, mark, root);
 	tnode_free(root);
 	if (errors) {

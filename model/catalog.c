@@ -343,6 +343,15 @@ void catalog_merge_in(struct catalog *c, const struct catalog *over)
 	}
 }
 
+bool catalog_empty(const struct catalog *c)
+{
+	size_t i;
+	for (i = 0; i < catalog_schema.nfields; i++)
+		if (((const struct vec *)(const void *)((const char *)c + catalog_schema.fields[i].off))->n)
+			return false;
+	return true;
+}
+
 void catalog_free(struct catalog *c)
 {
 	schema_free(&catalog_schema, c);

@@ -210,6 +210,8 @@ void catalog_merge(struct catalog *dst, const struct catalog *base, const struct
 /* The same in place: every entry of over added to c, or replacing c's entry of the same name
  * (the lists it changes made c's own first, vec.h). */
 void catalog_merge_in(struct catalog *c, const struct catalog *over);
+/* No parts at all (a design that brings none of its own). */
+bool catalog_empty(const struct catalog *c);
 void catalog_free(struct catalog *c);
 
 /* The cable a link of this speed and media would use (the first match), or NULL. */
