@@ -109,17 +109,18 @@ $(BUILD)/gen/builtin_data.c: $(BUILD)/tools/embed $(EMBEDDED)
 $(BUILD)/gen/builtin_data.o: $(BUILD)/gen/builtin_data.c
 	$(Q)$(CC) $(CSTD) $(OPT) -c $< -o $@
 
-# The catalog as this build parses and lays it out (io/builtin.h): a start that reads the
-# shipped catalog copies it instead of parsing YAML. The generator is the program that
-# links the io objects without it (io/builtin.o is what uses it).
+# The catalog and the default design as this build parses and lays them out (io/builtin.h):
+# a start that reads the shipped catalog, or opens the default design, copies them instead
+# of parsing YAML. The generator is the program that links the io objects without
+# io/builtin.o (what uses them).
 CATGEN_OBJ := $(filter-out $(BUILD)/io/builtin.o,$(IO_SRC:%.c=$(BUILD)/%.o)) $(BUILD)/gen/builtin_data.o
 $(BUILD)/tools/catalog-gen: tools/catalog-gen.c $(CATGEN_OBJ) $(LIBLAYOUTS) $(LIBMODEL)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
-$(BUILD)/gen/builtin_catalog.c: $(BUILD)/tools/catalog-gen share/catalog.yaml
+$(BUILD)/gen/builtin_catalog.c: $(BUILD)/tools/catalog-gen $(EMBEDDED)
 	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CATGEN  share/catalog.yaml")
-	$(Q)$(BUILD)/tools/catalog-gen share/catalog.yaml > $@.tmp && mv $@.tmp $@
+	@$(if $(Q),echo "  CATGEN  $(EMBEDDED)")
+	$(Q)$(BUILD)/tools/catalog-gen $(EMBEDDED) > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/builtin_catalog.o: $(BUILD)/gen/builtin_catalog.c
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(EXTRA_CFLAGS) -c $< -o $@
 

@@ -89,6 +89,24 @@ bool catalog_load_builtin(struct catalog *out, struct ncf_diag *diag)
 	return catalog_load_text(ncf_builtin_catalog, ncf_builtin_catalog_len, FMT_YAML, out, diag);
 }
 
+bool design_load_default(const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
+{
+	/* The decoded image, checked as every loaded design is (against this catalog, which
+	 * may not be the shipped one); the text when there is no image or the check finds
+	 * problems, which are then reported at their lines. */
+	struct ncf_diag found = { 0 };
+	if (ncf_builtin_default_image_len &&
+	    schema_image_read(&design_schema, out, ncf_builtin_default_image, ncf_builtin_default_image_len)) {
+		if (!design_check_loaded(out, shipped, &found) && !diag_count(&found)) {
+			diag_free(&found);
+			return true;
+		}
+		diag_free(&found);
+		design_free(out);
+	}
+	return design_load_text(ncf_builtin_default, ncf_builtin_default_len, FMT_YAML, shipped, out, diag);
+}
+
 /* Whether path is a regular file whose bytes are the embedded catalog's: compared a block
  * at a time, so that the usual start (the shipped file, unchanged since the build) reads it
  * into no buffer of its own. */

@@ -195,6 +195,10 @@ char *json_safe(char *text)
 		put(&o, esc, 6);
 		i += k ? k : 1;
 	}
+	if (run == n) { /* nothing rewritten: the text itself */
+		free(o.p);
+		return text;
+	}
 	put(&o, text + i - run, run);
 	free(text);
 	return o.p;

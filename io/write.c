@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -167,22 +168,44 @@ static void number_text(double d, char buf[32])
 	}
 }
 
+/* The texts of the numbers converted so far, by their bits: a report repeats many of its
+ * numbers (a bandwidth per algorithm and again as the automatic choice's). */
+struct number_memo {
+	struct {
+		double d;
+		char text[32];
+	} e[64];
+	bool used[64];
+};
+
+static const char *memo_text(struct number_memo *m, double d)
+{
+	uint64_t bits;
+	size_t h;
+	memcpy(&bits, &d, sizeof bits);
+	h = (size_t)((bits * 0x9e3779b97f4a7c15ull) >> 58);
+	if (!m->used[h] || memcmp(&m->e[h].d, &d, sizeof d)) {
+		m->e[h].d = d;
+		number_text(d, m->e[h].text);
+		m->used[h] = true;
+	}
+	return m->e[h].text;
+}
+
 /* Every number of the tree made raw JSON of the text cJSON would print for it: the same
  * bytes, without a printf, a sscanf and often a second printf per number (a third of what
  * `report --json` cost). False when out of memory (the tree is then partly converted). */
-static bool numbers_raw(cJSON *j)
+static bool numbers_raw(cJSON *j, struct number_memo *m)
 {
 	for (; j; j = j->next) {
 		if (cJSON_IsNumber(j) && !(j->type & cJSON_IsReference)) {
-			char text[32];
-			size_t n;
-			number_text(j->valuedouble, text);
-			n = strlen(text) + 1;
+			const char *text = memo_text(m, j->valuedouble);
+			size_t n = strlen(text) + 1;
 			if (!(j->valuestring = cJSON_malloc(n)))
 				return false;
 			memcpy(j->valuestring, text, n);
 			j->type = (j->type & ~0xff) | cJSON_Raw;
-		} else if (j->child && !numbers_raw(j->child)) {
+		} else if (j->child && !numbers_raw(j->child, m)) {
 			return false;
 		}
 	}
@@ -192,7 +215,10 @@ static bool numbers_raw(cJSON *j)
 char *json_print_free(void *cjson)
 {
 	cJSON *j = cjson;
-	char *s = numbers_raw(j) ? cJSON_Print(j) : NULL, *out;
+	struct number_memo memo;
+	char *s, *out;
+	memset(memo.used, 0, sizeof memo.used);
+	s = numbers_raw(j, &memo) ? cJSON_Print(j) : NULL;
 	cJSON_Delete(j);
 	if (!s)
 		return NULL;
