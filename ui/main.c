@@ -284,7 +284,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		return rc;
 	}
 	design_catalog_take(&d, &x->shipped, &cat);
-	inventory_compute(&d, &cat, &inv);
+	inventory_and_bom(&d, &cat, &inv, &bom); /* one walk of the cable plan for both */
 	metrics_compute(&d, &cat, size, (int)gpus, &met);
 	if (met.work.job_error) {
 		/* The job's degrees do not fit these GPUs (another --gpus): a design error. */
@@ -292,6 +292,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		workload_problems(&met.work, &bad);
 		diag_print(stderr, file ? (strcmp(file, "-") ? file : "(standard input)") : "(built-in default)", &bad, false);
 		diag_free(&bad);
+		bom_free(&bom);
 		inventory_free(&inv);
 		diag_free(&problems);
 		catalog_free(&cat);
@@ -309,6 +310,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 			safe_eprintf(stderr, "ncfabric: %s: --fail %s: %s\n", shown_name(file),
 				     fail_name(&fspec, name, sizeof name), fout.why);
 			price_list_free(&prices);
+			bom_free(&bom);
 			inventory_free(&inv);
 			diag_free(&problems);
 			catalog_free(&cat);
@@ -318,7 +320,6 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		r.fail_before = &fbefore;
 		r.failure = &fout;
 	}
-	bom_compute(&d, &cat, &bom);
 	cost_compute(&bom, &cat, &prices, inv.gpus, met.fabric.bisection_GBps, met.work.valid ? met.work.tokens_per_s : 0,
 		     &cost);
 	r.bom = &bom;
