@@ -28,6 +28,15 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CURSES_LIBS = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 YAML_LIBS = $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 CJSON_LIBS = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
+# build/ncfabric links ncurses and libyaml statically when their archives are installed
+# (Debian's libncurses-dev and libyaml-dev ship them), else as shared libraries: every
+# start then maps three shared libraries less (libncursesw, libtinfo, libyaml), which is a
+# sixth of what `ncfabric report` costs. cJSON (no archive in Debian) and libc stay shared.
+# STATIC_LIBS=no links them all shared.
+STATIC_LIBS ?= $(shell for a in libncursesw.a libtinfo.a libyaml.a; do \
+  [ "$$($(CC) -print-file-name=$$a)" != "$$a" ] || exit 0; done; echo yes)
+LIBS_STATIC = $(filter -L%,$(CURSES_LIBS) $(YAML_LIBS)) -Wl,-Bstatic -lncursesw -ltinfo -lyaml -Wl,-Bdynamic
+BIN_LIBS = $(if $(filter yes,$(STATIC_LIBS)),$(LIBS_STATIC),$(CURSES_LIBS) $(YAML_LIBS))
 CRIT_CFLAGS = $(shell pkg-config --cflags criterion 2>/dev/null)
 CRIT_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
@@ -100,17 +109,18 @@ $(BUILD)/gen/builtin_data.c: $(BUILD)/tools/embed $(EMBEDDED)
 $(BUILD)/gen/builtin_data.o: $(BUILD)/gen/builtin_data.c
 	$(Q)$(CC) $(CSTD) $(OPT) -c $< -o $@
 
-# The catalog as this build parses and lays it out (io/builtin.h): a start that reads the
-# shipped catalog copies it instead of parsing YAML. The generator is the program that
-# links the io objects without it (io/builtin.o is what uses it).
+# The catalog and the default design as this build parses and lays them out (io/builtin.h):
+# a start that reads the shipped catalog, or opens the default design, copies them instead
+# of parsing YAML. The generator is the program that links the io objects without
+# io/builtin.o (what uses them).
 CATGEN_OBJ := $(filter-out $(BUILD)/io/builtin.o,$(IO_SRC:%.c=$(BUILD)/%.o)) $(BUILD)/gen/builtin_data.o
 $(BUILD)/tools/catalog-gen: tools/catalog-gen.c $(CATGEN_OBJ) $(LIBLAYOUTS) $(LIBMODEL)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $^ $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
-$(BUILD)/gen/builtin_catalog.c: $(BUILD)/tools/catalog-gen share/catalog.yaml
+$(BUILD)/gen/builtin_catalog.c: $(BUILD)/tools/catalog-gen $(EMBEDDED)
 	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CATGEN  share/catalog.yaml")
-	$(Q)$(BUILD)/tools/catalog-gen share/catalog.yaml > $@.tmp && mv $@.tmp $@
+	@$(if $(Q),echo "  CATGEN  $(EMBEDDED)")
+	$(Q)$(BUILD)/tools/catalog-gen $(EMBEDDED) > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/builtin_catalog.o: $(BUILD)/gen/builtin_catalog.c
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CSTD) $(OPT) $(EXTRA_CFLAGS) -c $< -o $@
 
@@ -125,7 +135,7 @@ $(LIBUI): $(UI_OBJ)
 
 $(BIN): $(BUILD)/ui/main.o $(LIBUI) $(LIBIO) $(LIBLAYOUTS) $(LIBMODEL)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(CURSES_LIBS) $(YAML_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
+	$(Q)$(CC) $(OPT) $(EXTRA_CFLAGS) $^ $(BIN_LIBS) $(CJSON_LIBS) -lm $(EXTRA_LDFLAGS) -o $@
 
 # --- tests ----------------------------------------------------------------
 # The model and layouts tests link without ncurses, libyaml and cJSON.

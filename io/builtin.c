@@ -3,9 +3,13 @@
 #include "io/builtin.h"
 #include "io/design_io.h"
 #include "model/alloc.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The list field of s (or of a struct inside it) whose struct vec is at byte off, or NULL. */
@@ -49,23 +53,30 @@ static bool load_parsed(struct catalog *out)
 		if (!f || f->sub->size != in->size)
 			return false;
 	}
+	/* The parts are borrowed (vec.h): a start touches only the pages of the parts it
+	 * reads, and copies nothing. A list whose parts hold lists of their own is copied, as
+	 * those lists' vecs are written into its parts; the inner lists are borrowed. */
 	for (i = 0; i < catalog_schema.nfields; i++) {
 		const struct builtin_list *l = &ncf_builtin_parsed[i];
 		struct vec *v = field_list(&catalog_schema.fields[i], out);
 		if (!l->n)
 			continue;
-		v->v = xmalloc(l->n * l->size);
-		memcpy(v->v, l->bytes, l->n * l->size);
-		v->n = v->cap = l->n;
+		v->v = (void *)(uintptr_t)l->bytes;
+		v->n = l->n;
+		v->cap = 0;
 	}
 	for (i = 0; i < ncf_builtin_inner_lists; i++) {
 		const struct builtin_inner *in = &ncf_builtin_inner[i];
 		const struct builtin_list *l = &ncf_builtin_parsed[in->top];
-		char *el = (char *)field_list(&catalog_schema.fields[in->top], out)->v + in->elem * l->size;
-		struct vec *v = (struct vec *)(void *)(el + in->off);
-		v->v = xmalloc(in->n * in->size);
-		memcpy(v->v, in->bytes, in->n * in->size);
-		v->n = v->cap = in->n;
+		struct vec *top = field_list(&catalog_schema.fields[in->top], out);
+		char *el;
+		struct vec *v;
+		vec_own(top, l->size);
+		el = (char *)top->v + in->elem * l->size;
+		v = (struct vec *)(void *)(el + in->off);
+		v->v = (void *)(uintptr_t)in->bytes;
+		v->n = in->n;
+		v->cap = 0;
 	}
 	return true;
 }
@@ -78,27 +89,72 @@ bool catalog_load_builtin(struct catalog *out, struct ncf_diag *diag)
 	return catalog_load_text(ncf_builtin_catalog, ncf_builtin_catalog_len, FMT_YAML, out, diag);
 }
 
-/* A catalog file: the parsed copy when its bytes are the embedded catalog's (the shipped
- * file, unchanged since the build), else parsed. */
+bool design_load_default(const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
+{
+	/* The decoded image, checked as every loaded design is (against this catalog, which
+	 * may not be the shipped one); the text when there is no image or the check finds
+	 * problems, which are then reported at their lines. */
+	struct ncf_diag found = { 0 };
+	if (ncf_builtin_default_image_len &&
+	    schema_image_read(&design_schema, out, ncf_builtin_default_image, ncf_builtin_default_image_len)) {
+		if (!design_check_loaded(out, shipped, &found) && !diag_count(&found)) {
+			diag_free(&found);
+			return true;
+		}
+		diag_free(&found);
+		design_free(out);
+	}
+	return design_load_text(ncf_builtin_default, ncf_builtin_default_len, FMT_YAML, shipped, out, diag);
+}
+
+/* Whether path is a regular file whose bytes are the embedded catalog's: compared a block
+ * at a time, so that the usual start (the shipped file, unchanged since the build) reads it
+ * into no buffer of its own. */
+static bool same_as_builtin(const char *path)
+{
+	char block[4096];
+	struct stat st;
+	size_t at = 0;
+	bool same = false;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == ncf_builtin_catalog_len) {
+		for (;;) {
+			ssize_t got = read(fd, block, sizeof block);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				same = got == 0 && at == ncf_builtin_catalog_len;
+				break;
+			}
+			if ((size_t)got > ncf_builtin_catalog_len - at || memcmp(block, ncf_builtin_catalog + at, (size_t)got))
+				break;
+			at += (size_t)got;
+		}
+	}
+	close(fd);
+	return same;
+}
+
+/* A catalog file: the parsed copy when its bytes are the embedded catalog's, else parsed. */
 static bool load_path(const char *path, struct catalog *out, struct ncf_diag *diag)
 {
 	char err[256];
 	size_t len;
-	char *text = file_read(path, &len, err, sizeof err);
+	char *text;
 	bool ok;
+	if (same_as_builtin(path)) {
+		if (load_parsed(out))
+			return true;
+		catalog_free(out);
+	}
+	text = file_read(path, &len, err, sizeof err);
 	if (!text) {
 		diag_add(diag, NCF_ERROR, "", "%s", err);
 		return false;
 	}
-	if (len == ncf_builtin_catalog_len && !memcmp(text, ncf_builtin_catalog, len)) {
-		ok = load_parsed(out);
-		if (!ok)
-			catalog_free(out);
-	} else {
-		ok = false;
-	}
-	if (!ok)
-		ok = catalog_load_text(text, len, format_guess(path, text, len), out, diag);
+	ok = catalog_load_text(text, len, format_guess(path, text, len), out, diag);
 	free(text);
 	return ok;
 }

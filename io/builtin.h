@@ -4,7 +4,8 @@
  * and the catalog also as it is once parsed and checked (tools/catalog-gen.c): its parts
  * laid out as this build's structs, so a start that reads the shipped catalog copies them
  * instead of parsing 800 lines of YAML. A catalog file whose bytes are the embedded text is
- * taken from the parsed copy; any other file is parsed. */
+ * taken from the parsed copy (its parts borrowed, not copied: vec.h); any other file is
+ * parsed. The default design is embedded both ways too. */
 #ifndef NCF_BUILTIN_H
 #define NCF_BUILTIN_H
 #include <stddef.h>
@@ -33,5 +34,12 @@ struct builtin_inner {
 
 extern const struct builtin_inner ncf_builtin_inner[];
 extern const size_t ncf_builtin_inner_lists;
+
+/* The default design as this build decodes it from ncf_builtin_default against the shipped
+ * catalog: its image (schema_image_write), which design_load_default copies and checks
+ * instead of parsing the YAML. Length 0 when the design has problems to report (they need
+ * the text's lines and columns: it is then parsed). */
+extern const unsigned char ncf_builtin_default_image[];
+extern const size_t ncf_builtin_default_image_len;
 
 #endif

@@ -25,12 +25,30 @@ static void locate(struct ncf_diag *diag, size_t from, const struct tnode *root)
 	}
 }
 
+int design_check_loaded(const struct design *d, const struct catalog *shipped, struct ncf_diag *diag)
+{
+	struct catalog cat;
+	int errors;
+	/* against the shipped catalog itself when the design brings no parts (no copy) */
+	if (catalog_empty(&d->catalog)) {
+		errors = design_check(d, shipped, diag);
+		if (!errors)
+			topo_check(d, shipped, diag);
+		return errors;
+	}
+	design_catalog(d, shipped, &cat);
+	errors = design_check(d, &cat, diag);
+	if (!errors)
+		topo_check(d, &cat, diag);
+	catalog_free(&cat);
+	return errors;
+}
+
 bool design_load_text(const char *buf, size_t len, enum file_format fmt, const struct catalog *shipped,
 		      struct design *out, struct ncf_diag *diag)
 {
 	struct tnode *root = parse_text(buf, len, fmt, diag);
 	struct design d;
-	struct catalog cat;
 	size_t mark;
 	int errors;
 	if (!root)
@@ -43,11 +61,7 @@ bool design_load_text(const char *buf, size_t len, enum file_format fmt, const s
 	}
 	design_assign_ids(&d);
 	mark = diag_count(diag);
-	design_catalog(&d, shipped, &cat);
-	errors = design_check(&d, &cat, diag);
-	if (!errors)
-		topo_check(&d, &cat, diag);
-	catalog_free(&cat);
+	errors = design_check_loaded(&d, shipped, diag);
 	locate(diag, mark, root);
 	tnode_free(root);
 	if (errors) {
@@ -75,11 +89,6 @@ bool design_load_file(const char *path, const struct catalog *shipped, struct de
 	bool ok = buf && design_load_text(buf, len, format_guess(path, buf, len), shipped, out, diag);
 	free(buf);
 	return ok;
-}
-
-bool design_load_default(const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
-{
-	return design_load_text(ncf_builtin_default, ncf_builtin_default_len, FMT_YAML, shipped, out, diag);
 }
 
 char *design_to_text(const struct design *d, enum file_format fmt)

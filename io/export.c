@@ -123,8 +123,7 @@ static struct tnode *bom_tree(const struct design *d, const struct catalog *cat)
 	struct tnode *root = tnode_new(TN_MAP, 0, 0), *parts, *cab, *sum, *met, *e, *probs;
 	size_t i;
 	int t;
-	bom_compute(d, cat, &b);
-	inventory_compute(d, cat, &inv);
+	inventory_and_bom(d, cat, &inv, &b); /* one walk of the cable plan for both */
 	model_view_compute(d, cat, &mv);
 	put(root, "ncfabric_bom", n_(2));
 	put(root, "design", s_(d->name));

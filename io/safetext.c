@@ -164,6 +164,24 @@ void safe_release(struct safe_capture *c)
 	c->buf = NULL;
 }
 
+/* Whether the n bytes at s are all below DEL (plain ASCII: nothing to rewrite), looked at 8
+ * at a time: a byte of 0x80 or more has its top bit set, and so has 0x7F plus one (a carry
+ * into the next byte comes only from 0xFF, itself caught). */
+static bool below_del(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, sizeof w);
+		if ((w | (w + 0x0101010101010101ull)) & 0x8080808080808080ull)
+			break;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] >= 0x7F)
+			return false;
+	return true;
+}
+
 char *json_safe(char *text)
 {
 	struct out o = { 0 };
@@ -171,6 +189,8 @@ char *json_safe(char *text)
 	if (!text)
 		return NULL;
 	n = strlen(text);
+	if (below_del(text, n))
+		return text;
 	put(&o, "", 0);
 	while (i < n) {
 		uint32_t cp;
@@ -194,6 +214,10 @@ char *json_safe(char *text)
 		snprintf(esc, sizeof esc, "\\u%04X", (unsigned)cp);
 		put(&o, esc, 6);
 		i += k ? k : 1;
+	}
+	if (run == n) { /* nothing rewritten: the text itself */
+		free(o.p);
+		return text;
 	}
 	put(&o, text + i - run, run);
 	free(text);

@@ -312,13 +312,20 @@ const struct cat_fibre *catalog_fibre(const struct catalog *c, const char *name)
 
 void catalog_merge(struct catalog *dst, const struct catalog *base, const struct catalog *over)
 {
-	size_t i, j;
 	schema_copy(&catalog_schema, dst, base);
+	catalog_merge_in(dst, over);
+}
+
+void catalog_merge_in(struct catalog *c, const struct catalog *over)
+{
+	size_t i, j;
 	for (i = 0; i < catalog_schema.nfields; i++) {
 		const struct field *f = &catalog_schema.fields[i];
-		struct vec *dv = field_list(f, dst);
+		struct vec *dv = field_list(f, c);
 		const struct vec *ov = (const struct vec *)((const char *)over + f->off);
 		size_t size = f->sub->size;
+		if (ov->n)
+			vec_own(dv, size);
 		for (j = 0; j < ov->n; j++) {
 			const char *el = (const char *)ov->v + j * size;
 			char *hit = NULL;
@@ -334,6 +341,15 @@ void catalog_merge(struct catalog *dst, const struct catalog *base, const struct
 			}
 		}
 	}
+}
+
+bool catalog_empty(const struct catalog *c)
+{
+	size_t i;
+	for (i = 0; i < catalog_schema.nfields; i++)
+		if (((const struct vec *)(const void *)((const char *)c + catalog_schema.fields[i].off))->n)
+			return false;
+	return true;
 }
 
 void catalog_free(struct catalog *c)

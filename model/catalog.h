@@ -207,6 +207,11 @@ const struct cat_fibre *catalog_fibre(const struct catalog *c, const char *name)
 /* dst = base with every entry of over added, or replacing base's entry of the same name.
  * dst must own nothing; base and over are not changed. */
 void catalog_merge(struct catalog *dst, const struct catalog *base, const struct catalog *over);
+/* The same in place: every entry of over added to c, or replacing c's entry of the same name
+ * (the lists it changes made c's own first, vec.h). */
+void catalog_merge_in(struct catalog *c, const struct catalog *over);
+/* No parts at all (a design that brings none of its own). */
+bool catalog_empty(const struct catalog *c);
 void catalog_free(struct catalog *c);
 
 /* The cable a link of this speed and media would use (the first match), or NULL. */

@@ -454,6 +454,13 @@ void design_catalog(const struct design *d, const struct catalog *shipped, struc
 	catalog_merge(out, shipped, &d->catalog);
 }
 
+void design_catalog_take(const struct design *d, struct catalog *shipped, struct catalog *out)
+{
+	*out = *shipped;
+	schema_init(&catalog_schema, shipped);
+	catalog_merge_in(out, &d->catalog);
+}
+
 double pcie_GBps(int gen, int lanes)
 {
 	/* Payload rate per lane and direction after line coding (hardware.md section 7). */

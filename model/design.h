@@ -202,6 +202,9 @@ const char *design_list_next(const char *s, char *name, size_t size);
 
 /* The shipped catalog with the design's overrides applied (caller frees with catalog_free). */
 void design_catalog(const struct design *d, const struct catalog *shipped, struct catalog *out);
+/* The same, taking the shipped catalog instead of copying it: shipped is left empty (a
+ * command that needs it no more: report, export). */
+void design_catalog_take(const struct design *d, struct catalog *shipped, struct catalog *out);
 
 /* Every problem of the design against catalog cat: errors (the design cannot be used:
  * unknown parts, dangling bundles, ports beyond a switch's radix, ...) and warnings

@@ -100,6 +100,7 @@ static struct vec take(struct vec *v, size_t size, size_t start, size_t n)
 	struct vec out = { NULL, 0, 0 };
 	if (!n)
 		return out;
+	vec_own(v, size);
 	out.v = xmalloc(n * size);
 	out.n = out.cap = n;
 	memcpy(out.v, (char *)v->v + start * size, n * size);
@@ -111,6 +112,7 @@ static struct vec take(struct vec *v, size_t size, size_t start, size_t n)
 /* Open a gap of n elements at start; returns its first element. */
 static void *gap(struct vec *v, size_t size, size_t start, size_t n)
 {
+	vec_own(v, size);
 	if (v->n + n > v->cap) {
 		size_t cap = v->cap ? v->cap : 4;
 		while (cap < v->n + n)

@@ -17,6 +17,11 @@ static void copy_text(char *dst, size_t size, const char *src)
 
 void inventory_compute(const struct design *d, const struct catalog *cat, struct inventory *inv)
 {
+	inventory_and_bom(d, cat, inv, NULL);
+}
+
+void inventory_and_bom(const struct design *d, const struct catalog *cat, struct inventory *inv, struct bom *bom)
+{
 	size_t i, k;
 	struct cableplan p;
 	struct bom b;
@@ -101,7 +106,10 @@ void inventory_compute(const struct design *d, const struct catalog *cat, struct
 	inv->power_unknown = b.max_unknown;
 	inv->power_typ_unknown = b.typ_unknown;
 	inv->rack_units = b.rack_units;
-	bom_free(&b);
+	if (bom)
+		*bom = b;
+	else
+		bom_free(&b);
 }
 
 void inventory_free(struct inventory *inv)

@@ -9,6 +9,8 @@
 #define NCF_INVENTORY_H
 #include "model/design.h"
 
+struct bom;
+
 struct inv_switch_group {
 	char name[NCF_NAME_MAX], model[NCF_NAME_MAX];
 	int role, count;
@@ -47,6 +49,9 @@ struct inventory {
 };
 
 void inventory_compute(const struct design *d, const struct catalog *cat, struct inventory *inv);
+/* The same, and the bill of materials it is counted from into *bom (bom_compute's, without
+ * walking the cable plan again; the caller frees it with bom_free). */
+void inventory_and_bom(const struct design *d, const struct catalog *cat, struct inventory *inv, struct bom *bom);
 void inventory_free(struct inventory *inv);
 /* Would a and b have the same inventory? They differ at most in what the inventory does
  * not read: the job, the fabric options, the canvas, the name and the description. (The

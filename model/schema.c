@@ -28,7 +28,8 @@ void schema_free(const struct schema *s, void *obj)
 		const struct field *f = &s->fields[i];
 		if (f->type == FT_LIST) {
 			struct vec *v = (struct vec *)AT(obj, f->off);
-			for (j = 0; j < v->n; j++)
+			/* borrowed elements own nothing (vec.h) */
+			for (j = 0; j < v->n && !vec_borrowed(v); j++)
 				schema_free(f->sub, (char *)v->v + j * f->sub->size);
 			vec_release(v);
 		} else if (f->type == FT_STRUCT) {
@@ -63,6 +64,80 @@ void schema_copy(const struct schema *s, void *dst, const void *src)
 {
 	memcpy(dst, src, s->size);
 	copy_owned(s, dst, src);
+}
+
+/* The lists of the object whose bytes are at obj (their elements follow at *at): written to
+ * out (when not NULL) and counted. */
+static size_t image_lists(const struct schema *s, const void *obj, unsigned char *out, size_t at)
+{
+	size_t i, j;
+	for (i = 0; i < s->nfields; i++) {
+		const struct field *f = &s->fields[i];
+		if (f->type == FT_LIST) {
+			const struct vec *v = (const struct vec *)CAT(obj, f->off);
+			size_t bytes = v->n * f->sub->size;
+			if (out && bytes)
+				memcpy(out + at, v->v, bytes);
+			at += bytes;
+			for (j = 0; j < v->n; j++)
+				at = image_lists(f->sub, (const char *)v->v + j * f->sub->size, out, at);
+		} else if (f->type == FT_STRUCT) {
+			at = image_lists(f->sub, CAT(obj, f->off), out, at);
+		}
+	}
+	return at;
+}
+
+size_t schema_image_write(const struct schema *s, const void *obj, unsigned char *out)
+{
+	if (out)
+		memcpy(out, obj, s->size);
+	return image_lists(s, obj, out, s->size);
+}
+
+/* Where the lists of the object whose image bytes are at el end, from *at; 0 when they
+ * would run past len. With obj, obj's lists (obj holds el's bytes) are made its own. */
+static size_t read_lists(const struct schema *s, const unsigned char *el, void *obj, const unsigned char *img, size_t at,
+			 size_t len)
+{
+	size_t i, j;
+	for (i = 0; i < s->nfields && at; i++) {
+		const struct field *f = &s->fields[i];
+		if (f->type == FT_LIST) {
+			struct vec iv;
+			const unsigned char *first = img + at;
+			memcpy(&iv, el + f->off, sizeof iv);
+			if (iv.n > (len - at) / (f->sub->size ? f->sub->size : 1))
+				return 0;
+			at += iv.n * f->sub->size;
+			if (obj) {
+				struct vec *v = (struct vec *)AT(obj, f->off);
+				v->v = iv.n ? xmalloc(iv.n * f->sub->size) : NULL;
+				v->n = v->cap = iv.n;
+				if (iv.n)
+					memcpy(v->v, first, iv.n * f->sub->size);
+			}
+			for (j = 0; j < iv.n && at; j++)
+				at = read_lists(f->sub, first + j * f->sub->size,
+						obj ? (char *)((struct vec *)AT(obj, f->off))->v + j * f->sub->size : NULL, img,
+						at, len);
+		} else if (f->type == FT_STRUCT) {
+			at = read_lists(f->sub, el + f->off, obj ? AT(obj, f->off) : NULL, img, at, len);
+		}
+	}
+	return at;
+}
+
+bool schema_image_read(const struct schema *s, void *obj, const unsigned char *img, size_t len)
+{
+	/* measured first, so that a bad image allocates nothing */
+	if (len < s->size || s->size == 0 || read_lists(s, img, NULL, img, s->size, len) != len) {
+		schema_init(s, obj);
+		return false;
+	}
+	memcpy(obj, img, s->size);
+	read_lists(s, img, obj, img, s->size, len);
+	return true;
 }
 
 bool schema_equal(const struct schema *s, const void *a, const void *b)

@@ -54,6 +54,15 @@ void schema_free(const struct schema *s, void *obj);
 void schema_copy(const struct schema *s, void *dst, const void *src);
 /* Deep equality over the schema's fields (fields not in the schema, such as ids, are ignored). */
 bool schema_equal(const struct schema *s, const void *a, const void *b);
+/* An object's image: its bytes, then the elements of each list it holds, field by field and
+ * depth first (a list's elements, then each element's own lists). What a build generates
+ * once to copy at every start instead of parsing (io/builtin.h); the pointers in it mean
+ * nothing, the lists' counts are the vecs' n. schema_image_write returns its size and
+ * writes it to out when out is not NULL. schema_image_read makes obj own a copy of what
+ * img holds; false, with obj left empty (schema_init), when img is not an image of this
+ * schema's exact size. */
+size_t schema_image_write(const struct schema *s, const void *obj, unsigned char *out);
+bool schema_image_read(const struct schema *s, void *obj, const unsigned char *img, size_t len);
 
 const struct field *schema_field(const struct schema *s, const char *key);
 /* The key of s nearest to key (edit distance at most 2 or a prefix), or NULL. */

@@ -450,3 +450,111 @@ Test(io, every_error_of_a_file_is_reported)
 	}
 	diag_free(&diag);
 }
+
+/* The default design is copied from the image the build decoded (io/builtin.h): the same
+ * design, to the byte, as parsing its text gives. */
+Test(io, builtin_default_image_is_the_parsed_text)
+{
+	struct design a, b;
+	struct ncf_diag diag = { 0 };
+	cr_assert_gt(ncf_builtin_default_image_len, sizeof(struct design), "the default design has problems: no image");
+	cr_assert(design_load_text(ncf_builtin_default, ncf_builtin_default_len, FMT_YAML, &shipped, &a, &diag));
+	cr_assert(design_load_default(&shipped, &b, &diag));
+	cr_assert_eq(diag_count(&diag), 0);
+	cr_assert(design_equal(&a, &b));
+	cr_assert(same_bytes(&design_schema, &a, &b));
+	design_free(&a);
+	design_free(&b);
+	diag_free(&diag);
+}
+
+/* Checked as a loaded design is: against a catalog that lacks its parts, the default design
+ * is parsed after all, so that its errors come with their lines. */
+Test(io, builtin_default_is_checked_against_the_catalog_given)
+{
+	struct catalog none;
+	struct design d;
+	struct ncf_diag diag = { 0 };
+	schema_init(&catalog_schema, &none);
+	cr_assert_not(design_load_default(&none, &d, &diag));
+	cr_assert_gt(diag.n_errors, 0);
+	cr_assert_gt(diag_get(&diag, 0)->line, 0, "%s", diag_get(&diag, 0)->msg);
+	diag_free(&diag);
+}
+
+/* An image is the object again, for every shipped example (lists inside lists: a server
+ * group's NICs, the canvas's notes); a cut or padded one is refused and leaves it empty. */
+Test(io, schema_image_round_trips)
+{
+	static const char *files[] = { "share/examples/dgx-h100-1su.yaml", "share/examples/gb200-nvl72.yaml",
+				       "share/examples/mixed-generations.yaml", "share/examples/pcie-box.yaml",
+				       "share/examples/reference-two-racks.yaml", "share/examples/textbook-mesh.yaml" };
+	size_t i;
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct design d, back;
+		size_t n;
+		unsigned char *img;
+		load_or_fail(files[i], &d);
+		n = schema_image_write(&design_schema, &d, NULL);
+		cr_assert_gt(n, sizeof d);
+		img = malloc(n + 1);
+		cr_assert_eq(schema_image_write(&design_schema, &d, img), n);
+		cr_assert(schema_image_read(&design_schema, &back, img, n), "%s", files[i]);
+		cr_assert(design_equal(&d, &back), "%s", files[i]);
+		cr_assert(same_bytes(&design_schema, &d, &back), "%s", files[i]);
+		design_free(&back);
+		cr_assert_not(schema_image_read(&design_schema, &back, img, n - 1));
+		cr_assert_eq(back.servers.n + back.switches.n + back.bundles.n, 0);
+		img[n] = 0;
+		cr_assert_not(schema_image_read(&design_schema, &back, img, n + 1));
+		cr_assert_not(schema_image_read(&design_schema, &back, img, sizeof d - 1));
+		free(img);
+		design_free(&d);
+	}
+	/* the shipped catalog too: parts holding lists of their own (cable lengths) */
+	{
+		struct catalog back;
+		size_t n = schema_image_write(&catalog_schema, &shipped, NULL);
+		unsigned char *img = malloc(n);
+		schema_image_write(&catalog_schema, &shipped, img);
+		cr_assert(schema_image_read(&catalog_schema, &back, img, n));
+		cr_assert(same_bytes(&catalog_schema, &shipped, &back));
+		catalog_free(&back);
+		free(img);
+	}
+}
+
+/* The built-in catalog's parts are borrowed, not copied (vec.h): changing the catalog a
+ * design makes of them copies the lists it changes, and the built-in parts stay as built. */
+Test(io, builtin_catalog_parts_are_borrowed)
+{
+	struct catalog b, again;
+	struct ncf_diag diag = { 0 };
+	struct design d;
+	size_t ngpus;
+	cr_assert(catalog_load_builtin(&b, &diag));
+	cr_assert(vec_borrowed(&b.gpus));
+	cr_assert(vec_borrowed(&b.switches));
+	cr_assert_not(vec_borrowed(&b.cables), "cables hold lists: copied");
+	ngpus = b.gpus.n;
+	/* a design with a GPU of its own */
+	cr_assert(design_load_file("tests/data/validate/rtx4090-p2p-4.yaml", &b, &d, &diag), "%s",
+		  diag_count(&diag) ? diag_get(&diag, 0)->msg : "");
+	catalog_merge_in(&b, &d.catalog);
+	cr_assert_not(vec_borrowed(&b.gpus), "changed: its own now");
+	cr_assert(vec_borrowed(&b.switches), "unchanged: still borrowed");
+	cr_assert_eq(b.gpus.n, ngpus + 1);
+	cr_assert_float_eq(catalog_gpu(&b, "rtx-4090-p2p")->memory_GB, 24, 1e-9);
+	cr_assert_float_eq(catalog_gpu(&b, "a100-sxm4-80gb")->memory_GB, catalog_gpu(&shipped, "a100-sxm4-80gb")->memory_GB,
+			   1e-9);
+	/* a push onto a borrowed list copies it first */
+	memset(vec_push(&b.switches, sizeof(struct cat_switch)), 0, sizeof(struct cat_switch));
+	cr_assert_not(vec_borrowed(&b.switches));
+	cr_assert(catalog_load_builtin(&again, &diag));
+	cr_assert(schema_equal(&catalog_schema, &again, &shipped), "the built-in parts are as built");
+	cr_assert_null(catalog_gpu(&again, "rtx-4090-p2p"));
+	catalog_free(&again);
+	catalog_free(&b);
+	design_free(&d);
+	diag_free(&diag);
+}

@@ -346,6 +346,30 @@ Test(safe, text_for_a_terminal_is_escaped)
 	s = json_safe(strdup("{\"a\": \"x\xc2\x9b" "y\xe2\x81\xa6z\xff\"}"));
 	cr_expect_str_eq(s, "{\"a\": \"x\\u009By\\u2066z\\uFFFD\"}");
 	free(s);
+	/* Plain ASCII is looked at 8 bytes at a time: DEL, a C1 control and a stray byte are
+	 * found at every offset of a long text, and clean text comes back as it is. */
+	{
+		static const char *const bad[][2] = { { "\x7f", "\\u007F" }, { "\xc2\x85", "\\u0085" }, { "\xfe", "\\uFFFD" } };
+		char text[64], want[80];
+		size_t b, at;
+		for (b = 0; b < 3; b++)
+			for (at = 0; at < 40; at++) {
+				char *in;
+				memset(text, 'a', sizeof text);
+				memcpy(text + at, bad[b][0], strlen(bad[b][0]));
+				text[at + strlen(bad[b][0]) + 8] = '\0';
+				snprintf(want, sizeof want, "%.*s%s%s", (int)at, text, bad[b][1], text + at + strlen(bad[b][0]));
+				in = strdup(text);
+				s = json_safe(in);
+				cr_expect_str_eq(s, want, "%s at %zu", bad[b][1], at);
+				free(s);
+			}
+		{
+			char *clean = strdup("{\n\t\"name\":\t\"Z\xc3\xbcrich leaf-01, a long enough line\"\n}\n");
+			cr_expect(json_safe(clean) == clean, "nothing to rewrite: the text itself");
+			free(clean);
+		}
+	}
 }
 
 Test(safe, names_become_one_safe_path_component)

@@ -1,7 +1,9 @@
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "model/design.h"
+#include "model/vec.h"
 
 static const struct field *job_field(const char *key)
 {
@@ -116,4 +118,40 @@ Test(schema, optional_fields_default_empty)
 {
 	check_optional_defaults(&design_schema);
 	check_optional_defaults(&catalog_schema);
+}
+
+/* A vec that borrows read-only elements (the built-in catalog's): push and remove copy them
+ * first, release forgets them; the storage it borrowed is never written or freed. */
+Test(schema, borrowed_vec_copies_before_it_changes)
+{
+	static const int parts[3] = { 10, 20, 30 };
+	struct vec v = { (void *)(uintptr_t)parts, 3, 0 }, w;
+	int *el;
+	cr_assert(vec_borrowed(&v));
+	w = v;
+	vec_release(&w);
+	cr_assert_null(w.v);
+	cr_assert_eq(w.n, 0);
+	el = vec_push(&v, sizeof(int));
+	*el = 40;
+	cr_assert_not(vec_borrowed(&v));
+	cr_assert_geq(v.cap, 4);
+	cr_assert_eq(v.n, 4);
+	cr_assert_eq(VEC_AT(v, int, 0), 10);
+	cr_assert_eq(VEC_AT(v, int, 3), 40);
+	vec_release(&v);
+	v = (struct vec){ (void *)(uintptr_t)parts, 3, 0 };
+	vec_remove(&v, sizeof(int), 0);
+	cr_assert_not(vec_borrowed(&v));
+	cr_assert_eq(v.n, 2);
+	cr_assert_eq(VEC_AT(v, int, 0), 20);
+	vec_release(&v);
+	v = (struct vec){ (void *)(uintptr_t)parts, 3, 0 };
+	vec_own(&v, sizeof(int));
+	cr_assert_not(vec_borrowed(&v));
+	cr_assert(v.v != (const void *)parts);
+	cr_assert_eq(VEC_AT(v, int, 2), 30);
+	vec_release(&v);
+	cr_assert_eq(parts[0], 10);
+	cr_assert_eq(parts[2], 30);
 }

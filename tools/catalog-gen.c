@@ -1,6 +1,6 @@
-/* catalog-gen: the shipped catalog as this build lays it out, for the binary to copy at
- * start instead of parsing YAML (io/builtin.h).
- * usage: catalog-gen FILE   (writes C to stdout)
+/* catalog-gen: the shipped catalog and the default design as this build lays them out, for
+ * the binary to copy at start instead of parsing YAML (io/builtin.h).
+ * usage: catalog-gen CATALOG DESIGN   (writes C to stdout)
  *
  * FILE is loaded as every start loads a catalog (parsed, decoded, checked: an error stops
  * the build), and each list is written as the bytes of its elements, with the size of an
@@ -8,7 +8,11 @@
  * inside a part (a cable's orderable lengths, directly or inside a struct the part holds)
  * is written on its own, as the part, its element and the byte offset of its struct vec
  * within the element; the part's own bytes have that vec zeroed. The elements of those
- * inner lists own nothing: a list nested deeper would stop this tool. */
+ * inner lists own nothing: a list nested deeper would stop this tool.
+ *
+ * DESIGN is loaded against that catalog as a design file is (parsed, decoded, checked) and
+ * written as its image (schema_image_write); an empty image when it has any problem, so
+ * that the binary parses it and reports them at their lines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +74,8 @@ int main(int argc, char **argv)
 	struct catalog c;
 	struct ncf_diag diag = { 0 };
 	size_t i, j;
-	if (argc != 2) {
-		fprintf(stderr, "usage: catalog-gen FILE\n");
+	if (argc != 3) {
+		fprintf(stderr, "usage: catalog-gen CATALOG DESIGN\n");
 		return 2;
 	}
 	if (!catalog_load_file(argv[1], &c, &diag)) {
@@ -98,12 +102,12 @@ int main(int argc, char **argv)
 		for (j = 0; j < v->n; j++)
 			if (!walk(f->sub, 0, i, j, (const unsigned char *)v->v + j * size, copy + j * size))
 				return 1;
-		printf("static const unsigned char l%zu[] = { /* %s: %zu */", i, f->key, v->n);
+		printf("static _Alignas(max_align_t) const unsigned char l%zu[] = { /* %s: %zu */", i, f->key, v->n);
 		bytes_out(copy, v->n * size);
 		free(copy);
 	}
 	for (i = 0; i < ninners; i++) {
-		printf("static const unsigned char in%zu[] = { /* %s[%zu]: %zu */", i, catalog_schema.fields[inners[i].top].key,
+		printf("static _Alignas(max_align_t) const unsigned char in%zu[] = { /* %s[%zu]: %zu */", i, catalog_schema.fields[inners[i].top].key,
 		       inners[i].elem, inners[i].n);
 		bytes_out(inners[i].bytes, inners[i].n * inners[i].size);
 	}
@@ -118,6 +122,29 @@ int main(int argc, char **argv)
 		printf("\t{ %zu, %zu, %zu, %zu, %zu, in%zu },\n", inners[i].top, inners[i].elem, inners[i].off, inners[i].n,
 		       inners[i].size, i);
 	printf("\t{ 0, 0, 0, 0, 0, 0 }\n};\nconst size_t ncf_builtin_inner_lists = %zu;\n", ninners);
+	{
+		struct design d;
+		unsigned char *img = NULL;
+		size_t n = 0;
+		if (!design_load_file(argv[2], &c, &d, &diag)) {
+			diag_print(stderr, argv[2], &diag, false);
+			diag_free(&diag);
+			return 1;
+		}
+		if (!diag_count(&diag)) {
+			n = schema_image_write(&design_schema, &d, NULL);
+			img = malloc(n);
+			if (!img)
+				return 1;
+			schema_image_write(&design_schema, &d, img);
+		}
+		printf("const unsigned char ncf_builtin_default_image[] = { /* %s: %zu bytes */", argv[2], n);
+		bytes_out(img, n);
+		printf("const size_t ncf_builtin_default_image_len = %zu;\n", n);
+		free(img);
+		design_free(&d);
+		diag_free(&diag);
+	}
 	catalog_free(&c);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -283,8 +283,8 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		price_list_free(&prices);
 		return rc;
 	}
-	design_catalog(&d, &x->shipped, &cat);
-	inventory_compute(&d, &cat, &inv);
+	design_catalog_take(&d, &x->shipped, &cat);
+	inventory_and_bom(&d, &cat, &inv, &bom); /* one walk of the cable plan for both */
 	metrics_compute(&d, &cat, size, (int)gpus, &met);
 	if (met.work.job_error) {
 		/* The job's degrees do not fit these GPUs (another --gpus): a design error. */
@@ -292,6 +292,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		workload_problems(&met.work, &bad);
 		diag_print(stderr, file ? (strcmp(file, "-") ? file : "(standard input)") : "(built-in default)", &bad, false);
 		diag_free(&bad);
+		bom_free(&bom);
 		inventory_free(&inv);
 		diag_free(&problems);
 		catalog_free(&cat);
@@ -309,6 +310,7 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 			safe_eprintf(stderr, "ncfabric: %s: --fail %s: %s\n", shown_name(file),
 				     fail_name(&fspec, name, sizeof name), fout.why);
 			price_list_free(&prices);
+			bom_free(&bom);
 			inventory_free(&inv);
 			diag_free(&problems);
 			catalog_free(&cat);
@@ -318,7 +320,6 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		r.fail_before = &fbefore;
 		r.failure = &fout;
 	}
-	bom_compute(&d, &cat, &bom);
 	cost_compute(&bom, &cat, &prices, inv.gpus, met.fabric.bisection_GBps, met.work.valid ? met.work.tokens_per_s : 0,
 		     &cost);
 	r.bom = &bom;
@@ -403,7 +404,7 @@ static int cmd_failures(struct ctx *x, int argc, char **argv)
 		return rc;
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	met = xmalloc(sizeof *met);
 	metrics_compute(&d, &cat, size, (int)gpus, met);
 	if (met->work.job_error) {
@@ -490,7 +491,7 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 		return rc;
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	if (export_multi_file(fmt)) {
 		if (!export_files(&d, &cat, fmt, out, err, sizeof err)) {
 			safe_eprintf(stderr, "ncfabric: export %s: %s\n", fmt, err);
@@ -599,7 +600,7 @@ static int cmd_expect(struct ctx *x, int argc, char **argv)
 		return rc;
 	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK)
 		return rc;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
 	f = out_open(out, &buf, &len);
 	nt_expect(f, &m, d.name, (enum coll)coll, d.job.algo);
@@ -662,7 +663,7 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 	}
 	if (!gpus)
 		gpus = log.ranks ? log.ranks : log.ranks_columns;
-	design_catalog(&d, &x->shipped, &cat);
+	design_catalog_take(&d, &x->shipped, &cat);
 	metrics_compute(&d, &cat, 1024.0 * 1024 * 1024, (int)gpus, &m);
 	f = out_open(out, &obuf, &olen);
 	low = nt_compare(f, &m, &d, &log, (enum coll)coll, strcmp(files[1], "-") ? files[1] : "(standard input)");
@@ -1328,6 +1329,32 @@ static int stdout_checked(int rc, bool diff)
 	return diff ? EXIT_USAGE : EXIT_FAIL;
 }
 
+/* The user's character set (line drawing, wide characters) and messages (strerror);
+ * numbers, times and everything else stay in the C locale: files always use a decimal
+ * point. Only the categories used are loaded (each is files to read at every start). */
+static void use_locale(void)
+{
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
+}
+
+/* Whether the user's messages are the C locale's (LC_ALL, LC_MESSAGES, LANG unset, C, POSIX
+ * or C.anything such as C.UTF-8, and no LANGUAGE list): strerror then says the same with or
+ * without use_locale, which a subcommand skips (it draws no lines: the character set does
+ * not matter to it). Loading C.UTF-8 costs a tenth of a report's time on Debian 12, which
+ * has no locale archive. */
+static bool c_messages(void)
+{
+	const char *v = getenv("LC_ALL"), *language = getenv("LANGUAGE");
+	if (!v || !*v)
+		v = getenv("LC_MESSAGES");
+	if (!v || !*v)
+		v = getenv("LANG");
+	if (language && *language)
+		return false;
+	return !v || !*v || !strcmp(v, "C") || !strcmp(v, "POSIX") || !strncmp(v, "C.", 2);
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx x;
@@ -1336,13 +1363,6 @@ int main(int argc, char **argv)
 	const char *file = NULL;
 	int ch, rc;
 
-	/* The user's character set (line drawing, wide characters) and messages (strerror);
-	 * numbers, times and everything else stay in the C locale: files always use a decimal
-	 * point. Only the categories used are loaded (each is files to read at every start). */
-	setlocale(LC_CTYPE, "");
-	setlocale(LC_MESSAGES, "");
-	/* Line drawing: UTF-8 when the locale is, ASCII otherwise (or with --ascii). */
-	topts.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	memset(&x, 0, sizeof x);
 	x.argv0 = argv[0];
 	opterr = 0; /* option_error says it, naming the command */
@@ -1361,6 +1381,8 @@ int main(int argc, char **argv)
 				int sargc = argc - optind;
 				char **sargv = argv + optind;
 				optind = 0; /* getopt_long anew, over the subcommand's arguments */
+				if (!c_messages())
+					use_locale();
 				rc = sub->run(&x, sargc, sargv);
 				catalog_free(&x.shipped);
 				return stdout_checked(rc, strcmp(sub->name, "diff") == 0);
@@ -1419,6 +1441,9 @@ int main(int argc, char **argv)
 			return option_error(NULL, "h", main_longs, argc, argv);
 		}
 	}
+	use_locale();
+	/* Line drawing: UTF-8 when the locale is, ASCII otherwise (or with --ascii). */
+	topts.ascii = topts.ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if ((rc = load_catalog(&x)) != EXIT_OK)
 		return rc;
 	rc = cmd_interactive(&x, file, &topts, &sopts);
