@@ -381,7 +381,7 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	bool agg = true;
 	size_t want = 16, want_agg = 16, alloc;
 	bool bulk = true;
-	struct bcomp *orig;
+	size_t cap0;
 	/* Rail groups alike everywhere (every group reaching a level splits it into as many):
 	 * one component per block carries them all. Else each rail group on its own. The
 	 * table starts at the leaf-level components the groups touch (it grows for the rest). */
@@ -432,7 +432,7 @@ static double plane_flow(const struct topo *t, int pi, long h)
 		m.v = xcalloc(m.cap, sizeof *m.v);
 		alloc = m.cap;
 	}
-	orig = m.v; /* the table owns it now (bget may replace it as it grows) */
+	cap0 = m.cap; /* the table owns it now (bget may replace it as it grows: a new cap) */
 	m.slot = bpool.slot;
 	m.slot_cap = bpool.slot_cap;
 	bpool.v = NULL;
@@ -594,7 +594,9 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	for (k = 0; k < m.n; k++)
 		memset(&m.v[m.slot[k]], 0, sizeof *m.v);
 	bpool.v = m.v;
-	bpool.cap = m.v == orig ? alloc : m.cap;
+	/* Grown: the table is a new allocation of m.cap entries (not told by its address: a
+	 * second growth may get the first table's freed block back). */
+	bpool.cap = m.cap == cap0 ? alloc : m.cap;
 	bpool.slot = m.slot;
 	bpool.slot_cap = m.slot_cap;
 	return flow;
