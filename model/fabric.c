@@ -37,6 +37,8 @@ struct bcomp {
 struct bmap {
 	struct bcomp *v;
 	size_t cap, n;
+	size_t *slot;           /* the used slots, n of them, in the order they were filled */
+	size_t slot_cap;
 };
 
 /* The table's capacity is a power of two. */
@@ -62,16 +64,24 @@ static struct bcomp *bget(struct bmap *m, int sw, int order, long b)
 		nm.cap = m->cap * 2;
 		nm.n = 0;
 		nm.v = xcalloc(nm.cap, sizeof *nm.v);
+		nm.slot = m->slot;
+		nm.slot_cap = m->slot_cap;
+		/* In slot order (the table is dense here: the scan costs its entries). */
 		for (k = 0; k < m->cap; k++)
 			if (m->v[k].used) {
 				size_t j = bslot(&nm, m->v[k].sw, m->v[k].order, m->v[k].b);
 				nm.v[j] = m->v[k];
-				nm.n++;
+				nm.slot[nm.n++] = j;
 			}
 		free(m->v);
 		*m = nm;
 		i = bslot(m, sw, order, b);
 	}
+	if (m->n == m->slot_cap) {
+		m->slot_cap = m->slot_cap ? m->slot_cap * 2 : 64;
+		m->slot = xrealloc(m->slot, m->slot_cap * sizeof *m->slot);
+	}
+	m->slot[m->n] = i;
 	memset(&m->v[i], 0, sizeof m->v[i]);
 	m->v[i].used = true;
 	m->v[i].sw = sw;
@@ -320,7 +330,44 @@ static int lrange_cmp(const void *pa, const void *pb)
 	return a->hi < b->hi ? -1 : a->hi > b->hi;
 }
 
-/* plane_flow's table, kept for the next call. */
+/* Slots ascending: an LSD radix sort of 11 bits a pass, as far as the table's size needs. */
+static void slots_sort(size_t *s, size_t n, size_t cap)
+{
+	static size_t *tmp;
+	static size_t tmp_cap;
+	size_t shift, i;
+	if (n < 2)
+		return;
+	if (n < 64) {
+		for (i = 1; i < n; i++) {
+			size_t v = s[i], j = i;
+			for (; j > 0 && s[j - 1] > v; j--)
+				s[j] = s[j - 1];
+			s[j] = v;
+		}
+		return;
+	}
+	if (tmp_cap < n) {
+		free(tmp);
+		tmp_cap = n;
+		tmp = xmalloc(n * sizeof *tmp);
+	}
+	for (shift = 0; shift < sizeof(size_t) * 8 && ((cap - 1) >> shift); shift += 11) {
+		size_t cnt[2048] = { 0 }, *a = s, *b = tmp, sum = 0, d;
+		for (i = 0; i < n; i++)
+			cnt[(a[i] >> shift) & 2047]++;
+		for (d = 0; d < 2048; d++) {
+			size_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[(a[i] >> shift) & 2047]++] = a[i];
+		memcpy(s, b, n * sizeof *s);
+	}
+}
+
+/* plane_flow's table, kept for the next call (its entries clear). */
 static struct bmap bpool;
 
 static double plane_flow(const struct topo *t, int pi, long h)
@@ -334,7 +381,7 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	bool agg = true;
 	size_t want = 16, want_agg = 16, alloc;
 	bool bulk = true;
-	struct bcomp *orig;
+	size_t cap0;
 	/* Rail groups alike everywhere (every group reaching a level splits it into as many):
 	 * one component per block carries them all. Else each rail group on its own. The
 	 * table starts at the leaf-level components the groups touch (it grows for the rest). */
@@ -378,17 +425,20 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	/* The table's memory is kept from one call to the next (fresh pages cost a fault each:
 	 * at 10^5 components that was most of the recompute). */
 	if (bpool.cap >= m.cap) {
-		m.v = bpool.v; /* bpool.cap entries allocated, m.cap of them used */
+		m.v = bpool.v; /* bpool.cap entries allocated (all clear), m.cap of them used */
 		alloc = bpool.cap;
-		memset(m.v, 0, m.cap * sizeof *m.v);
 	} else {
 		free(bpool.v);
 		m.v = xcalloc(m.cap, sizeof *m.v);
 		alloc = m.cap;
 	}
-	orig = m.v; /* the table owns it now (bget may replace it as it grows) */
+	cap0 = m.cap; /* the table owns it now (bget may replace it as it grows: a new cap) */
+	m.slot = bpool.slot;
+	m.slot_cap = bpool.slot_cap;
 	bpool.v = NULL;
 	bpool.cap = 0;
+	bpool.slot = NULL;
+	bpool.slot_cap = 0;
 	/* Bulk leaves need each group's leaf components to itself but at its ends: no two
 	 * groups' component ranges at one leaf level overlap beyond a shared end block. */
 	{
@@ -453,28 +503,30 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	}
 	/* Bottom up: match inside, send the rest up (parents have higher orders). */
 	/* Components in order of their level (a counting sort: orders are small). */
+	/* Within a level in slot order (the sums are added in that order): the used slots
+	 * sorted (a radix sort: the table is mostly empty at 10^5 leaves, whose bulk is not
+	 * stored), then counted by level. */
 	list = xcalloc(m.n ? m.n : 1, sizeof *list);
+	slots_sort(m.slot, m.n, m.cap);
 	{
 		size_t start[4 * TOPO_MAX_LEVELS + 4] = { 0 }, o, nb = sizeof start / sizeof *start;
 		bool odd = false;
-		for (k = 0; k < m.cap; k++)
-			if (m.v[k].used) {
-				if ((size_t)m.v[k].order + 1 >= nb)
-					odd = true;
-				else
-					start[m.v[k].order + 1]++;
-			}
+		for (k = 0; k < m.n; k++) {
+			const struct bcomp *e = &m.v[m.slot[k]];
+			if ((size_t)e->order + 1 >= nb)
+				odd = true;
+			else
+				start[e->order + 1]++;
+		}
 		if (odd) {
-			for (k = 0; k < m.cap; k++)
-				if (m.v[k].used)
-					list[nc++] = &m.v[k];
+			for (k = 0; k < m.n; k++)
+				list[nc++] = &m.v[m.slot[k]];
 			qsort(list, nc, sizeof *list, bcomp_order);
 		} else {
 			for (o = 1; o < nb; o++)
 				start[o] += start[o - 1];
-			for (k = 0; k < m.cap; k++)
-				if (m.v[k].used)
-					list[start[m.v[k].order]++] = &m.v[k];
+			for (k = 0; k < m.n; k++)
+				list[start[m.v[m.slot[k]].order]++] = &m.v[m.slot[k]];
 			nc = m.n;
 		}
 	}
@@ -538,8 +590,15 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	}
 	free(pend);
 	free(list);
+	/* Left clear for the next call: only the slots used. */
+	for (k = 0; k < m.n; k++)
+		memset(&m.v[m.slot[k]], 0, sizeof *m.v);
 	bpool.v = m.v;
-	bpool.cap = m.v == orig ? alloc : m.cap;
+	/* Grown: the table is a new allocation of m.cap entries (not told by its address: a
+	 * second growth may get the first table's freed block back). */
+	bpool.cap = m.cap == cap0 ? alloc : m.cap;
+	bpool.slot = m.slot;
+	bpool.slot_cap = m.slot_cap;
 	return flow;
 }
 

@@ -387,6 +387,84 @@ static int ev_cmp(const void *pa, const void *pb)
 	return a->i < b->i ? -1 : a->i > b->i ? 1 : 0;
 }
 
+/* The events in ev_cmp's order by a stable LSD radix sort of (level, position, add) packed
+ * in 64 bits: they are made in contribution order, so equal keys keep their contributions
+ * in order, as ev_cmp's last key has it. false when the ranges do not pack (qsort then). */
+struct ev_key {
+	uint64_t key;
+	size_t src;
+};
+
+static int bits_for(uint64_t range)
+{
+	int b = 0;
+	while (b < 64 && (range >> b))
+		b++;
+	return b;
+}
+
+static bool ev_radix(struct event *e, size_t ne)
+{
+	static struct ev_key *a, *b;
+	static struct event *tmp;
+	static size_t cap;
+	long swlo = e[0].sw, swhi = e[0].sw, olo = e[0].order, ohi = e[0].order, plo = e[0].pos, phi = e[0].pos;
+	int sb, ob, pb, shift, total;
+	size_t i;
+	for (i = 1; i < ne; i++) {
+		swlo = e[i].sw < swlo ? e[i].sw : swlo;
+		swhi = e[i].sw > swhi ? e[i].sw : swhi;
+		olo = e[i].order < olo ? e[i].order : olo;
+		ohi = e[i].order > ohi ? e[i].order : ohi;
+		plo = e[i].pos < plo ? e[i].pos : plo;
+		phi = e[i].pos > phi ? e[i].pos : phi;
+	}
+	sb = bits_for((uint64_t)(swhi - swlo));
+	ob = bits_for((uint64_t)(ohi - olo));
+	pb = bits_for((uint64_t)phi - (uint64_t)plo);
+	total = sb + ob + pb + 1;
+	if (total > 64)
+		return false;
+	if (ne > cap) {
+		cap = ne * 2;
+		free(a);
+		free(b);
+		free(tmp);
+		a = xmalloc(cap * sizeof *a);
+		b = xmalloc(cap * sizeof *b);
+		tmp = xmalloc(cap * sizeof *tmp);
+	}
+	for (i = 0; i < ne; i++) {
+		uint64_t k = (uint64_t)(e[i].sw - swlo);
+		k = (k << ob) | (uint64_t)(e[i].order - olo);
+		k = (k << pb) | ((uint64_t)e[i].pos - (uint64_t)plo);
+		a[i].key = (k << 1) | (uint64_t)(e[i].add != 0);
+		a[i].src = i;
+	}
+	for (shift = 0; shift < total; shift += 11) {
+		size_t cnt[2048] = { 0 }, sum = 0, d;
+		struct ev_key *sw;
+		for (i = 0; i < ne; i++)
+			cnt[(a[i].key >> shift) & 2047]++;
+		if (cnt[(a[0].key >> shift) & 2047] == ne)
+			continue; /* one digit for all: nothing moves */
+		for (d = 0; d < 2048; d++) {
+			size_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < ne; i++)
+			b[cnt[(a[i].key >> shift) & 2047]++] = a[i];
+		sw = a;
+		a = b;
+		b = sw;
+	}
+	for (i = 0; i < ne; i++)
+		tmp[i] = e[a[i].src];
+	memcpy(e, tmp, ne * sizeof *e);
+	return true;
+}
+
 typedef void (*piece_fn)(const struct contrib *rep, const double *sum, void *ctx);
 
 static void acc_sweep(piece_fn fn, void *ctx)
@@ -411,7 +489,7 @@ static void acc_sweep(piece_fn fn, void *ctx)
 	}
 	for (i = 1; i < ne && sorted; i++)
 		sorted = ev_cmp(&acc.e[i - 1], &acc.e[i]) <= 0;
-	if (!sorted)
+	if (!sorted && (ne < 64 || !ev_radix(acc.e, ne)))
 		qsort(acc.e, ne, sizeof *acc.e, ev_cmp);
 	for (i = 0; i < ne;) {
 		const struct event *e0 = &acc.e[i];
@@ -735,10 +813,12 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 	int maxp = max_switch_planes(t), i, j;
 	double conc = in->concurrent > 0 ? in->concurrent : 1, gp = in->gpus > 0 ? in->gpus : 1;
 	struct a2a_ctx x = { t, in, o };
+	int *mesh_only;
 	if (n < 2) {
 		free(sg);
 		return;
 	}
+	mesh_only = xcalloc((size_t)maxseg, sizeof *mesh_only);
 	for (k = 0; k < in->span.count; k++) {
 		int ns = segments(t, &in->span, k, sg, maxseg), pi;
 		if (ns == 0 || no_network(sg, ns, o))
@@ -792,11 +872,20 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 				mesh_hop(t, s, h, in->rate / (n - 1) * conc, o);
 			}
 		}
-		for (i = 0; i < ns; i++)
+		/* Switch groups to mesh-only groups (the segments of those listed once: the
+		 * pairs are ns x ns otherwise, at 1,000 groups most of the evaluation). */
+		{
+			int nmesh = 0;
 			for (j = 0; j < ns; j++)
-				if (sg[i].g->nswitch && !sg[j].g->nswitch && sg[j].g->nplanes)
-					mesh_hop(t, &sg[i], &sg[j], in->rate / (n - 1) * conc, o);
+				if (!sg[j].g->nswitch && sg[j].g->nplanes)
+					mesh_only[nmesh++] = j;
+			for (i = 0; i < ns && nmesh; i++)
+				if (sg[i].g->nswitch)
+					for (j = 0; j < nmesh; j++)
+						mesh_hop(t, &sg[i], &sg[mesh_only[j]], in->rate / (n - 1) * conc, o);
+		}
 	}
+	free(mesh_only);
 	free(sg);
 }
 
@@ -879,8 +968,8 @@ static struct comp_count *hmap_get(struct hmap *m, struct ckey k)
  * edges on one pair (at the group's mesh plane to the pair's other group). */
 struct tree_table {
 	uint64_t key;
-	int nng;
-	long *most;   /* [ng][plane][level] */
+	int nng, np;  /* node groups, planes of the most planed one */
+	long *most;   /* [ng][plane][level]: nng x np x TOPO_MAX_LEVELS */
 	bool unlinked; /* a tree edge between nodes no mesh and no switch plane joins */
 	char why[160];
 	bool valid;
@@ -925,7 +1014,20 @@ static uint64_t layout_key(const struct topo *t, const struct span *s, int place
 
 static long *most_at(const struct tree_table *tt, int gi, int pi, int lv)
 {
-	return &tt->most[((size_t)gi * TOPO_MAX_PLANES + (size_t)pi) * TOPO_MAX_LEVELS + (size_t)lv];
+	return &tt->most[((size_t)gi * (size_t)tt->np + (size_t)pi) * TOPO_MAX_LEVELS + (size_t)lv];
+}
+
+/* The table sized for t's groups and their planes (at 1,000 groups of one plane, 8 times
+ * less to clear than for TOPO_MAX_PLANES each). */
+static void most_alloc(const struct topo *t, struct tree_table *tt)
+{
+	int i;
+	tt->nng = t->nng;
+	tt->np = 1;
+	for (i = 0; i < t->nng; i++)
+		if (t->ng[i].nplanes > tt->np)
+			tt->np = t->ng[i].nplanes;
+	tt->most = xcalloc((size_t)t->nng * (size_t)tt->np * TOPO_MAX_LEVELS, sizeof *tt->most);
 }
 
 static void count_trees_direct(const struct topo *t, const struct span *s, int placement, struct tree_table *tt)
@@ -940,8 +1042,7 @@ static void count_trees_direct(const struct topo *t, const struct span *s, int p
 	for (i = 0; i < t->nplaced; i++)
 		if (t->ng[t->order[i]].nplanes > t->ng[t->order[i]].nswitch)
 			meshes = true;
-	tt->nng = t->nng;
-	tt->most = xcalloc((size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS, sizeof *tt->most);
+	most_alloc(t, tt);
 	m.v = NULL;
 	m.cap = 0;
 	m.alloc = 0;
@@ -1317,8 +1418,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 		count_trees_direct(t, s, placement, tt);
 		return;
 	}
-	tt->nng = t->nng;
-	tt->most = xcalloc((size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS, sizeof *tt->most);
+	most_alloc(t, tt);
 	for (k = 0; k < s->count && n >= 2; k++) {
 		int ns = segments(t, s, k, sg, maxseg);
 		for (pi = 0; pi < maxp; pi++)
@@ -1497,20 +1597,21 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 bool route_tree_counts_agree(const struct topo *t, const struct span *s, char *why, size_t size)
 {
 	struct tree_table a, b;
-	size_t i, n = (size_t)t->nng * TOPO_MAX_PLANES * TOPO_MAX_LEVELS;
+	size_t i, n;
 	bool same = true;
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
 	count_trees(t, s, PLACE_CONTIGUOUS, &a);
 	count_trees_direct(t, s, PLACE_CONTIGUOUS, &b);
+	n = (size_t)t->nng * (size_t)a.np * TOPO_MAX_LEVELS;
 	if (a.unlinked != b.unlinked) {
 		snprintf(why, size, "unlinked: runs %d, direct %d", a.unlinked, b.unlinked);
 		same = false;
 	}
 	for (i = 0; i < n && same; i++)
 		if (a.most[i] != b.most[i]) {
-			snprintf(why, size, "group %zu plane %zu level %zu: runs %ld, direct %ld", i / (TOPO_MAX_PLANES * TOPO_MAX_LEVELS),
-				 i / TOPO_MAX_LEVELS % TOPO_MAX_PLANES, i % TOPO_MAX_LEVELS, a.most[i], b.most[i]);
+			snprintf(why, size, "group %zu plane %zu level %zu: runs %ld, direct %ld", i / ((size_t)a.np * TOPO_MAX_LEVELS),
+				 i / TOPO_MAX_LEVELS % (size_t)a.np, i % TOPO_MAX_LEVELS, a.most[i], b.most[i]);
 			same = false;
 		}
 	free(a.most);

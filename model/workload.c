@@ -488,13 +488,18 @@ static void job_gpus(const struct design *d, const struct catalog *cat, const st
 		     const struct cat_gpu **slow, const struct cat_gpu **small)
 {
 	int i;
+	const char *last = NULL; /* the previous group's GPU: groups alike name one (no search) */
+	const struct cat_gpu *gpu = NULL;
 	*slow = *small = NULL;
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		const struct cat_gpu *gpu;
+		const char *name;
 		if (!g->used)
 			continue;
-		gpu = catalog_gpu(cat, DESIGN_SERVER(d, g->server)->gpu);
+		name = DESIGN_SERVER(d, g->server)->gpu;
+		if (!last || strcmp(last, name))
+			gpu = catalog_gpu(cat, name);
+		last = name;
 		if (gpu && gpu->bf16_tflops > 0 && (!*slow || gpu->bf16_tflops < (*slow)->bf16_tflops))
 			*slow = gpu;
 		if (gpu && gpu->memory_GB > 0 && (!*small || gpu->memory_GB < (*small)->memory_GB))
