@@ -8,7 +8,9 @@
  * (device-types/<Manufacturer>/<Model>.yaml; slug = slugified manufacturer-model; power
  * ports or is_powered: false). NICs that are not built into a server are module types in
  * module bays, as the library models NICs. Interfaces the library's type lacks (a typo in
- * its QM9700) and breakout sub-ports are created by interfaces.csv. Devices stand in the
+ * its QM9700) and breakout sub-ports are created by interfaces.csv, the sub-ports as physical
+ * interfaces with no parent (NetBox lets only virtual interfaces have one, and virtual
+ * interfaces take no cable). Devices stand in the
  * racks of the physical layout (floor.h); cables follow the cabling plan (cabling.h) with
  * the cable plan's media and order lengths (cableplan.h), so every cable lands on a port
  * that exists and no port is used twice. README.md in the folder gives the import order. */
@@ -729,7 +731,7 @@ bool export_netbox(const struct design *d, const struct catalog *cat, const char
 	/* Devices, in their racks; modules into the servers' NIC bays. */
 	sb_printf(&dev, "name,role,manufacturer,device_type,status,site,rack,position,face,description\n");
 	sb_printf(&mod, "device,module_bay,module_type,status\n");
-	sb_printf(&ifc, "device,name,type,parent,description\n");
+	sb_printf(&ifc, "device,name,type,description\n");
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		const struct cat_server *s = catalog_server(cat, g->model);
@@ -812,25 +814,29 @@ bool export_netbox(const struct design *d, const struct catalog *cat, const char
 				size_t mi;
 				split_into(c->netbox.missing, ' ', &miss);
 				for (mi = 0; mi < miss.n; mi++)
-					sb_printf(&ifc, "%s,%s,%s,,%s\n", csv_field(name, f[0], sizeof f[0]),
+					sb_printf(&ifc, "%s,%s,%s,%s\n", csv_field(name, f[0], sizeof f[0]),
 						  csv_field(VEC_AT(miss, char *, mi), f[1], sizeof f[1]),
 						  iface_type(c->port_speed_gbps, c->protocol, c->cage),
 						  "missing from the community library's device type");
 				free_list(&miss);
 			}
-			/* Breakout sub-ports, under their port. */
+			/* Breakout sub-ports: physical interfaces of their own, as NetBox models a
+			 * breakout (its Interface.clean() lets only virtual interfaces have a parent,
+			 * and a virtual interface takes no cable). The cage they share is named in the
+			 * description. */
 			if (g->breakout > 1)
 				for (p = 0; p < c->ports; p++) {
 					int sub;
-					char parent[NB_NAME];
-					iface_name(parent, sizeof parent, t.port, p / per, p % per, 0, 1);
+					char cage[NB_NAME];
+					iface_name(cage, sizeof cage, t.port, p / per, p % per, 0, 1);
 					for (sub = 0; sub < g->breakout; sub++) {
-						char nm[NB_NAME];
+						char nm[NB_NAME], desc[NB_NAME + 64];
 						iface_name(nm, sizeof nm, t.split, p / per, p % per, sub, g->breakout);
-						sb_printf(&ifc, "%s,%s,%s,%s,breakout sub-port\n", csv_field(name, f[0], sizeof f[0]),
+						snprintf(desc, sizeof desc, "breakout sub-port %d of %d of port %s", sub + 1, g->breakout, cage);
+						sb_printf(&ifc, "%s,%s,%s,%s\n", csv_field(name, f[0], sizeof f[0]),
 							  csv_field(nm, f[1], sizeof f[1]),
 							  iface_type(switch_port_gbps(g, c), c->protocol, c->cage),
-							  csv_field(parent, f[2], sizeof f[2]));
+							  csv_field(desc, f[2], sizeof f[2]));
 					}
 				}
 		}

@@ -26,6 +26,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 problems = []
 
 
+# NetBox's interface types that take no cable (dcim/constants.py VIRTUAL_IFACE_TYPES).
+VIRTUAL_IFACES = ("virtual", "bridge", "lag")
+
 def bad(msg):
     problems.append(msg)
 
@@ -138,7 +141,7 @@ def netbox(folder, report_path):
     devices = {r["name"]: r for r in read_csv(os.path.join(folder, "devices.csv"))}
     manufacturers = {r["name"] for r in read_csv(os.path.join(folder, "manufacturers.csv"))}
     manufacturers |= {k[0] for k in types} | {k[0] for k in modtypes}
-    ifaces, occupied = {}, {}
+    ifaces, occupied, itype = {}, {}, {}
     for name, r in devices.items():
         t = types.get((r["manufacturer"], r["device_type"]))
         if r["manufacturer"] not in manufacturers:
@@ -149,6 +152,8 @@ def netbox(folder, report_path):
         if r["site"] not in sites or r["role"] not in roles:
             bad(f"devices.csv: {name}: site or role not defined")
         ifaces[name] = {i["name"] for i in t.get("interfaces", [])}
+        for i in t.get("interfaces", []):
+            itype[(name, i["name"])] = i.get("type", "")
         rack = racks.get(r["rack"])
         if rack is None:
             bad(f"devices.csv: {name}: rack {r['rack']!r} not in racks.csv")
@@ -174,15 +179,23 @@ def netbox(folder, report_path):
             continue
         for i in mt[0].get("interfaces", []):
             ifaces[m["device"]].add(i["name"].replace("{module}", pos))
+            itype[(m["device"], i["name"].replace("{module}", pos))] = i.get("type", "")
     for i in read_csv(os.path.join(folder, "interfaces.csv")):
         if i["device"] not in ifaces:
             bad(f"interfaces.csv: no device {i['device']}")
             continue
         if i["name"] in ifaces[i["device"]]:
             bad(f"interfaces.csv: {i['device']} {i['name']} already exists")
-        if i["parent"] and i["parent"] not in ifaces[i["device"]]:
-            bad(f"interfaces.csv: {i['device']} {i['name']}: no parent {i['parent']}")
+        # NetBox's Interface.clean(): only virtual interfaces may have a parent, and the
+        # parent must exist on the same device.
+        if i.get("parent"):
+            if i["type"] not in VIRTUAL_IFACES:
+                bad(f"interfaces.csv: {i['device']} {i['name']}: a {i['type']} interface with parent {i['parent']} "
+                    "(NetBox: only virtual interfaces may be assigned to a parent interface)")
+            if i["parent"] not in ifaces[i["device"]]:
+                bad(f"interfaces.csv: {i['device']} {i['name']}: no parent {i['parent']}")
         ifaces[i["device"]].add(i["name"])
+        itype[(i["device"], i["name"])] = i["type"]
     cables = read_csv(os.path.join(folder, "cables.csv"))
     used, down, up, parent = set(), {}, {}, {}
 
@@ -198,6 +211,9 @@ def netbox(folder, report_path):
                 bad(f"cables.csv: {dev} {name}: no such interface")
             if (dev, name) in used:
                 bad(f"cables.csv: {dev} {name} is used twice")
+            if itype.get((dev, name), "") in VIRTUAL_IFACES or itype.get((dev, name), "").startswith("ieee802.11"):
+                bad(f"cables.csv: {dev} {name} is a {itype[(dev, name)]} interface (NetBox: virtual and wireless "
+                    "interfaces cannot be connected)")
             used.add((dev, name))
         if not (float(c["length"]) > 0 and c["length_unit"] == "m"):
             bad(f"cables.csv: {c['label']}: no length")
