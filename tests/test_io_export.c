@@ -567,6 +567,46 @@ Test(export, netbox_folder)
 	design_free(&d);
 }
 
+/* Breakout sub-ports as NetBox takes them: physical interfaces of their own with no
+ * parent (NetBox's Interface.clean() gives a parent only to virtual interfaces, and a
+ * virtual interface takes no cable). 8 SN5600 of 64 cages, 2 sub-ports each: 1024 rows;
+ * the 256 cables (32 servers x 8 NICs) all land on sub-ports the CSV creates. */
+Test(export, netbox_breakout_sub_ports_are_physical)
+{
+	struct design d;
+	struct catalog cat;
+	char err[300], *ifc, *cab;
+	size_t len;
+	int n, nc, i, j;
+	static struct row cabs[300];
+	load("tests/data/sn5600-breakout.yaml", &d, &cat);
+	cr_assert(system("rm -rf /tmp/ncf-netbox-bo") == 0);
+	cr_assert(export_files(&d, &cat, "netbox", "/tmp/ncf-netbox-bo", err, sizeof err), "%s", err);
+	ifc = file_read("/tmp/ncf-netbox-bo/interfaces.csv", &len, err, sizeof err);
+	cab = file_read("/tmp/ncf-netbox-bo/cables.csv", &len, err, sizeof err);
+	cr_assert(ifc && cab, "%s", err);
+	n = csv_read(ifc, rows, 4096);
+	nc = csv_read(cab, cabs, 300);
+	cr_expect_eq(n - 1, 8 * 64 * 2);
+	cr_expect_eq(nc - 1, 32 * 8);
+	cr_expect_eq(rows[0].n, 4);
+	cr_expect_str_eq(rows[0].f[3], "description", "no parent column");
+	cr_expect_str_eq(rows[1].f[1], "swp1s0");
+	cr_expect_str_eq(rows[1].f[2], "400gbase-x-osfp");
+	cr_expect_str_eq(rows[1].f[3], "breakout sub-port 1 of 2 of port swp1");
+	cr_expect_str_eq(rows[2].f[1], "swp1s1");
+	for (i = 1; i < nc; i++) {
+		int found = 0;
+		for (j = 1; j < n && !found; j++)
+			found = strcmp(rows[j].f[0], cabs[i].f[3]) == 0 && strcmp(rows[j].f[1], cabs[i].f[5]) == 0;
+		cr_expect(found, "cable %d lands on %s %s, not a sub-port the CSV creates", i, cabs[i].f[3], cabs[i].f[5]);
+	}
+	free(ifc);
+	free(cab);
+	catalog_free(&cat);
+	design_free(&d);
+}
+
 /* Rail wiring of 32 DGX (8 NICs) on 2 leaves: NIC l on leaf l mod 2, 128 links a leaf of 64
  * ports. The plan does not close: refused, nothing half written. */
 Test(export, netbox_refuses_a_plan_that_does_not_close)
