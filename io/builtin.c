@@ -149,7 +149,7 @@ static bool load_path(const char *path, struct catalog *out, struct ncf_diag *di
 			return true;
 		catalog_free(out);
 	}
-	text = file_read(path, &len, err, sizeof err);
+	text = file_read_as(path, "a catalog file", &len, err, sizeof err);
 	if (!text) {
 		diag_add(diag, NCF_ERROR, "", "%s", err);
 		return false;

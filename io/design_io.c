@@ -73,10 +73,10 @@ bool design_load_text(const char *buf, size_t len, enum file_format fmt, const s
 }
 
 /* Read path whole, or add why not to diag. */
-static char *read_or_diag(const char *path, size_t *len, struct ncf_diag *diag)
+static char *read_or_diag(const char *path, const char *what, size_t *len, struct ncf_diag *diag)
 {
 	char err[256];
-	char *buf = file_read(path, len, err, sizeof err);
+	char *buf = file_read_as(path, what, len, err, sizeof err);
 	if (!buf)
 		diag_add(diag, NCF_ERROR, "", "%s", err);
 	return buf;
@@ -85,7 +85,7 @@ static char *read_or_diag(const char *path, size_t *len, struct ncf_diag *diag)
 bool design_load_file(const char *path, const struct catalog *shipped, struct design *out, struct ncf_diag *diag)
 {
 	size_t len;
-	char *buf = read_or_diag(path, &len, diag);
+	char *buf = read_or_diag(path, "a design file", &len, diag);
 	bool ok = buf && design_load_text(buf, len, format_guess(path, buf, len), shipped, out, diag);
 	free(buf);
 	return ok;
@@ -154,7 +154,7 @@ bool catalog_load_text(const char *buf, size_t len, enum file_format fmt, struct
 bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *diag)
 {
 	size_t len;
-	char *buf = read_or_diag(path, &len, diag);
+	char *buf = read_or_diag(path, "a catalog file", &len, diag);
 	bool ok = buf && catalog_load_text(buf, len, format_guess(path, buf, len), out, diag);
 	free(buf);
 	return ok;

@@ -28,6 +28,21 @@ bool export_multi_file(const char *f)
 	return strcmp(f, "astra-sim") == 0 || strcmp(f, "netbox") == 0;
 }
 
+bool export_output_ok(const char *format, const char *out, const struct file_input *inputs, size_t n, char *err,
+		      size_t errsz)
+{
+	char path[4200];
+	if (strcmp(format, "yaml") == 0 || strcmp(format, "json") == 0)
+		return file_not_input(out, inputs, n, err, errsz); /* a design, saved as designs are */
+	if (strcmp(format, "astra-sim") != 0)
+		return file_output_ok(out, inputs, n, err, errsz);
+	snprintf(path, sizeof path, "%s.network.yml", out);
+	if (!file_output_ok(path, inputs, n, err, errsz))
+		return false;
+	snprintf(path, sizeof path, "%s.system.json", out);
+	return file_output_ok(path, inputs, n, err, errsz);
+}
+
 const char *csv_field(const char *s, char *out, size_t size)
 {
 	size_t o = 0;

@@ -35,6 +35,14 @@ char *export_text(const struct design *d, const struct catalog *cat, const char 
  * unless it was an earlier export of the same format. */
 bool export_files(const struct design *d, const struct catalog *cat, const char *format, const char *out, char *err,
 		  size_t errsz);
+/* May an export in format write to out, given the files the caller read (the design):
+ * file_output_ok (file.h) for each file the export names directly (out; for yaml and
+ * json, which write the design and are saved as designs are, only file_not_input; for astra-sim
+ * OUT.network.yml and OUT.system.json; for netbox the folder, whose files carry the
+ * export's own rules, export_write.h). False with err. */
+struct file_input;
+bool export_output_ok(const char *format, const char *out, const struct file_input *inputs, size_t n, char *err,
+		      size_t errsz);
 /* RFC 4180 field: quoted when it holds a comma, quote or line break; into buf. */
 const char *csv_field(const char *s, char *buf, size_t size);
 

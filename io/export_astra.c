@@ -241,7 +241,9 @@ bool export_astra(const struct design *d, const struct catalog *cat, const char 
 	/* Both files are checked before either is written. */
 	ok = true;
 	snprintf(path, sizeof path, "%s.system.json", prefix);
-	if (!export_owns(path, EXPORT_MARK)) {
+	if (!export_may_replace(path, err, errsz)) {
+		ok = false;
+	} else if (!export_owns(path, EXPORT_MARK)) {
 		snprintf(err, errsz, "%s exists and was not written by an ncfabric export: move it away or choose another -o", path);
 		ok = false;
 	}

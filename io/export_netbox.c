@@ -364,7 +364,9 @@ static void emit(struct out *o, const char *rel, char *text)
 			*s = '/';
 		}
 	}
-	if (access(path, F_OK) == 0 && !listed(&o->old, rel)) {
+	if (!export_may_replace(path, o->err, o->errsz)) {
+		o->ok = false;
+	} else if (access(path, F_OK) == 0 && !listed(&o->old, rel)) {
 		snprintf(o->err, o->errsz, "%s exists and was not written by an ncfabric export: move it away or choose another -o",
 			 path);
 		o->ok = false;
@@ -403,7 +405,9 @@ static bool open_folder(struct out *o)
 	if (!export_mkdir(o->dir, o->err, o->errsz))
 		return false;
 	snprintf(path, sizeof path, "%s/%s", o->dir, MANIFEST);
-	text = file_read(path, &len, err, sizeof err);
+	if (!export_may_replace(path, o->err, o->errsz))
+		return false;
+	text = file_read_as(path, "an export manifest", &len, err, sizeof err);
 	if (text) {
 		if (!strstr(text, EXPORT_MARK)) {
 			free(text);
@@ -896,7 +900,7 @@ bool export_netbox(const struct design *d, const struct catalog *cat, const char
 		{
 			char *text = sb_take(&man);
 			snprintf(path, sizeof path, "%s/%s", dir, MANIFEST);
-			ok = file_replace(path, text, strlen(text), err, errsz);
+			ok = export_may_replace(path, err, errsz) && file_replace(path, text, strlen(text), err, errsz);
 			free(text);
 		}
 		for (i = 0; ok && i < o.old.n; i++) {

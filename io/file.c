@@ -32,6 +32,11 @@ static const char *file_kind(mode_t m)
 
 char *file_read(const char *path, size_t *len, char *err, size_t errsz)
 {
+	return file_read_as(path, "a design file", len, err, errsz);
+}
+
+char *file_read_as(const char *path, const char *what, size_t *len, char *err, size_t errsz)
+{
 	bool is_stdin = strcmp(path, "-") == 0;
 	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
@@ -50,11 +55,11 @@ char *file_read(const char *path, size_t *len, char *err, size_t errsz)
 	 * FIFOs are read up to the limit like files. Devices and sockets are refused: reading
 	 * /dev/zero or a terminal would never end. Standard input is whatever the user gave. */
 	if (!is_stdin && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		snprintf(err, errsz, "%s, not a design file", file_kind(st.st_mode));
+		snprintf(err, errsz, "%s, not %s", file_kind(st.st_mode), what);
 		goto fail;
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > (off_t)max) {
-		snprintf(err, errsz, "file larger than %ld MiB: not a design", NCF_MAX_FILE_BYTES / (1024 * 1024));
+		snprintf(err, errsz, "file larger than %ld MiB: too large for %s", NCF_MAX_FILE_BYTES / (1024 * 1024), what);
 		goto fail;
 	}
 	if (!is_stdin) {
@@ -81,7 +86,7 @@ char *file_read(const char *path, size_t *len, char *err, size_t errsz)
 			break;
 		n += (size_t)got;
 		if (n > max) {
-			snprintf(err, errsz, "file larger than %ld MiB: not a design", NCF_MAX_FILE_BYTES / (1024 * 1024));
+			snprintf(err, errsz, "file larger than %ld MiB: too large for %s", NCF_MAX_FILE_BYTES / (1024 * 1024), what);
 			goto fail;
 		}
 	}
@@ -466,6 +471,43 @@ static bool write_file(const char *path, const char *text, size_t len, bool back
 		unlink(tmp); /* another owner we cannot give the new file: write in place */
 	}
 	return save_in_place(target, &st, text, len, backup, err, errsz);
+}
+
+bool file_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool file_not_input(const char *path, const struct file_input *inputs, size_t n, char *err, size_t errsz)
+{
+	size_t i;
+	if (!path || !strcmp(path, "-"))
+		return true;
+	for (i = 0; i < n; i++)
+		if (inputs[i].path && strcmp(inputs[i].path, "-") != 0 && file_same(path, inputs[i].path)) {
+			if (strcmp(path, inputs[i].path) == 0)
+				snprintf(err, errsz, "%s is %s: writing there would replace it; choose another output", path,
+					 inputs[i].what);
+			else
+				snprintf(err, errsz, "%s is %s %s (the same file by another name): writing there would replace it; "
+						     "choose another output", path, inputs[i].what, inputs[i].path);
+			return false;
+		}
+	return true;
+}
+
+bool file_output_ok(const char *path, const struct file_input *inputs, size_t n, char *err, size_t errsz)
+{
+	struct stat st;
+	if (!file_not_input(path, inputs, n, err, errsz))
+		return false;
+	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		snprintf(err, errsz, "%s has %lu names (hard links): writing it would change the others too; choose another output",
+			 path, (unsigned long)st.st_nlink);
+		return false;
+	}
+	return true;
 }
 
 bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz)

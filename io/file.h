@@ -28,6 +28,9 @@
 /* Read a whole file into a NUL-terminated buffer (the caller frees it). NULL with the
  * reason in err ("cannot open: ...", "a directory, not a design file", ...). */
 char *file_read(const char *path, size_t *len, char *err, size_t errsz);
+/* The same for a file that is not a design: what names it in the messages ("a catalog
+ * file": "a directory, not a catalog file"). */
+char *file_read_as(const char *path, const char *what, size_t *len, char *err, size_t errsz);
 
 /* Write text to path as described above. False with the reason in err. */
 bool file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errsz);
@@ -39,6 +42,25 @@ bool file_replace(const char *path, const char *text, size_t len, char *err, siz
  * not a link; the link's target when that does not exist yet). False with err on a loop
  * or an unreadable link. */
 bool file_resolve(const char *path, char *out, size_t size, char *err, size_t errsz);
+
+/* Are a and b the same file: both exist and, once symbolic links are followed, have the
+ * same device and inode (so a hard link or a symbolic link to a file is that file)? */
+bool file_same(const char *a, const char *b);
+/* A file a command reads, and what it is to the user ("the design", "the log"). */
+struct file_input {
+	const char *path;
+	const char *what;
+};
+/* May an output (an export, a table, a log: anything that is not the design) be written to
+ * path? Refused with the reason in err when it is one of the n files in inputs (file_same;
+ * NULL paths and "-" are skipped) or a regular file with more than one name (writing it
+ * would change the other names too). A new file, a character device or a FIFO (/dev/null,
+ * a pipe) and a regular file with one name pass; symbolic links are followed, as a shell's
+ * > follows them. "-" (standard output) always passes. */
+bool file_output_ok(const char *path, const struct file_input *inputs, size_t n, char *err, size_t errsz);
+/* Only the first test: path is none of the inputs. For a design written where the user
+ * said (export --format yaml, json), which is saved as file_write_atomic saves. */
+bool file_not_input(const char *path, const struct file_input *inputs, size_t n, char *err, size_t errsz);
 
 /* Flush f and say whether everything written to it arrived (no write error at any time).
  * False with the reason in err. */

@@ -166,7 +166,7 @@ bool prices_load_file(const char *path, struct price_list *out, struct ncf_diag 
 {
 	char err[600];
 	size_t len;
-	char *text = file_read(path, &len, err, sizeof err);
+	char *text = file_read_as(path, "a prices file", &len, err, sizeof err);
 	bool ok;
 	price_list_init(out);
 	if (!text) {

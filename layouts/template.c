@@ -323,6 +323,15 @@ static bool build_fattree(struct editor *ed, const struct tvalues *v, char *err,
 	nic.pcie_gen = nic.speed_gbps > 400 ? 6 : 5;
 	nic.pcie_lanes = 16;
 	snprintf(nic.source, sizeof nic.source, "fat-tree template: a generic %ld Gb/s NIC", ival(v, FT_SPEED));
+	if (ival(v, FT_SPEED) == 400) {
+		/* One 400G OSFP cage (flat top) per port at both ends, so that the links take the
+		 * catalog's 400G OSFP modules (DR4, SR4: NVIDIA's MMS4X00-NS400, MMA4Z00-NS400);
+		 * other speeds have no such part and stay without a cage (the report warns). */
+		SETS(sw.cage, "osfp");
+		SETS(sw.top, "flat");
+		SETS(nic.cage, "osfp");
+		SETS(nic.top, "flat");
+	}
 	s.nic = nicname;
 	s.count = (int)(pods * h * h);
 	j.global_batch = s.count * s.gpus / 2 > 8 ? s.count * s.gpus / 2 : 8;

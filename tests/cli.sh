@@ -152,6 +152,47 @@ expect "netbox leaves a folder that is not its own alone" 1 "$BIN" export share/
 has "netbox says why" "$TMP/err" "is not empty and holds no earlier ncfabric export"
 if [ "$(cat "$TMP/occupied/notes.txt")" = mine ]; then ok "the folder's file is untouched"; else bad "the folder's file is untouched"; fi
 
+# An export, a table or a log never replaces what the command reads: the design (by any
+# name: a hard or symbolic link is the same device and inode), the catalog, the log; nor
+# a file with several names, nor, in a multi-file export, a link or a foreign file.
+cp share/examples/reference-case.yaml "$TMP/own.yaml"
+cksum "$TMP/own.yaml" >"$TMP/own.sum"
+expect "export -o the design itself is refused" 1 "$BIN" export "$TMP/own.yaml" --format bom-csv -o "$TMP/own.yaml"
+has "export -o the design: why" "$TMP/err" "ncfabric: export: $TMP/own.yaml is the design being exported: writing there would replace it; choose another output"
+ln "$TMP/own.yaml" "$TMP/own-hard.yaml"
+ln -s own.yaml "$TMP/own-link.yaml"
+expect "export -o a hard link to the design is refused" 1 "$BIN" export "$TMP/own.yaml" --format dot -o "$TMP/own-hard.yaml"
+has "hard link: why" "$TMP/err" "$TMP/own-hard.yaml is the design being exported $TMP/own.yaml (the same file by another name)"
+expect "export -o a symbolic link to the design is refused" 1 "$BIN" export "$TMP/own.yaml" --format json -o "$TMP/own-link.yaml"
+cp "$TMP/own.yaml" "$TMP/own.network.yml"
+expect "astra-sim whose OUT.network.yml is the design is refused" 1 "$BIN" export "$TMP/own.network.yml" --format astra-sim -o "$TMP/own"
+has "astra-sim: why" "$TMP/err" "$TMP/own.network.yml is the design being exported"
+expect "expect -o the design is refused" 1 "$BIN" expect "$TMP/own.yaml" -o "$TMP/own-hard.yaml"
+rm -f "$TMP/own-hard.yaml" "$TMP/own-link.yaml"
+if cksum "$TMP/own.yaml" | cmp -s - "$TMP/own.sum"; then ok "the design is untouched"; else bad "the design is untouched"; fi
+echo other >"$TMP/other.txt"
+ln "$TMP/other.txt" "$TMP/other-hard.txt"
+expect "export -o a file with two names is refused" 1 "$BIN" export "$TMP/own.yaml" --format dot -o "$TMP/other-hard.txt"
+has "two names: why" "$TMP/err" "$TMP/other-hard.txt has 2 names (hard links): writing it would change the others too"
+expect "export -o /dev/null is written" 0 "$BIN" export "$TMP/own.yaml" --format dot -o /dev/null
+"$BIN" expect "$TMP/own.yaml" -o "$TMP/own.log" 2>/dev/null
+expect "compare -o its own log is refused" 1 "$BIN" compare "$TMP/own.yaml" "$TMP/own.log" -o "$TMP/own.log"
+has "compare: why" "$TMP/err" "ncfabric: compare: $TMP/own.log is the nccl-tests log: writing there would replace it"
+mkdir -p "$TMP/nbl"
+"$BIN" export "$TMP/own.yaml" --format netbox -o "$TMP/nbl" 2>"$TMP/err" || bad "netbox into a new folder" "$(cat "$TMP/err")"
+rm "$TMP/nbl/cables.csv" && ln -s ../own.yaml "$TMP/nbl/cables.csv"
+expect "netbox: a file of an earlier export that is now a link is refused" 1 "$BIN" export "$TMP/own.yaml" --format netbox -o "$TMP/nbl"
+has "netbox link: why" "$TMP/err" "$TMP/nbl/cables.csv is a symbolic link: an export replaces only the regular files it wrote"
+rm "$TMP/nbl/cables.csv" && ln "$TMP/own.yaml" "$TMP/nbl/cables.csv"
+expect "netbox: a file of an earlier export that is now a hard link is refused" 1 "$BIN" export "$TMP/own.yaml" --format netbox -o "$TMP/nbl"
+has "netbox hard link: why" "$TMP/err" "$TMP/nbl/cables.csv has 2 names (hard links)"
+rm "$TMP/nbl/cables.csv"
+if cksum "$TMP/own.yaml" | cmp -s - "$TMP/own.sum"; then ok "the design is untouched by the netbox exports"; else bad "the design is untouched by the netbox exports"; fi
+touch "$TMP/astra-link-target"
+ln -s astra-link-target "$TMP/al.system.json"
+expect "astra-sim: a link in place of its file is refused" 1 "$BIN" export "$TMP/own.yaml" --format astra-sim -o "$TMP/al"
+has "astra-sim link: why" "$TMP/err" "$TMP/al.system.json is a symbolic link"
+
 # Every template (and variants): each export read back as its consumer reads it
 # (tests/check_exports.py): NetBox types against the library's schemas and naming rules,
 # every cable on a port that exists and no port twice, one connected fabric, ports per
@@ -529,6 +570,10 @@ expect "a FIFO with no writer is refused, not waited on" 2 timeout 10 "$BIN" rep
 has "FIFO message" "$TMP/err" "ncfabric: $TMP/in.fifo: a FIFO with nothing written to it"
 expect "a device as input is refused" 2 timeout 10 "$BIN" report /dev/zero
 has "device message" "$TMP/err" "ncfabric: /dev/zero: a character device, not a design file"
+expect "a directory as the catalog is refused" 2 env NCFABRIC_CATALOG=/tmp "$BIN" report
+has "the catalog is called the catalog" "$TMP/err" "ncfabric: /tmp: a directory, not a catalog file"
+expect "a device as the nccl-tests log is refused" 2 "$BIN" compare $E/pcie-box.yaml /dev/null
+has "the log is called the log" "$TMP/err" "ncfabric: /dev/null: a character device, not an nccl-tests log"
 expect "a pipe as input is read" 0 sh -c "cat $E/pcie-box.yaml | \"$BIN\" report /dev/stdin | grep -q pcie-box"
 expect "a FIFO with no reader fails the export" 1 timeout 10 "$BIN" export $E/pcie-box.yaml --format yaml -o "$TMP/in.fifo"
 has "FIFO output message" "$TMP/err" "ncfabric: cannot write $TMP/in.fifo: a FIFO that no process reads"

@@ -306,6 +306,52 @@ Test(recover, w_name_onto_another_file_asks_first)
 	app_free(&app);
 }
 
+/* :export never writes over the open design (by any name: a hard or symbolic link is the
+ * same file), and asks before replacing another existing file, as :w NAME does. */
+Test(recover, export_onto_the_design_or_another_file)
+{
+	char *text;
+	two_versions();
+	open_file("d.yaml");
+	keys(":export bom-csv d.yaml");
+	cr_expect(app.msg_error);
+	cr_expect_str_eq(app.msg, "export bom-csv: d.yaml is this design's file: writing there would replace it; choose "
+				  "another output");
+	cr_assert_eq(system("rm -f hard.yaml link.yaml && ln d.yaml hard.yaml && ln -s d.yaml link.yaml"), 0);
+	keys(":export dot hard.yaml");
+	cr_expect(strstr(app.msg, "hard.yaml is this design's file d.yaml (the same file by another name)"), "%s", app.msg);
+	keys(":export json link.yaml");
+	cr_expect(strstr(app.msg, "link.yaml is this design's file d.yaml"), "%s", app.msg);
+	text = get("d.yaml");
+	cr_expect(strncmp(text, "#", 1) == 0 || strstr(text, "servers:"), "the design is still a design");
+	cr_expect_null(strstr(text, "category,supply"));
+	free(text);
+	/* Another existing file: asked; n keeps it, y writes the export. */
+	keys(":export dot two.yaml");
+	cr_assert_eq(app.mode, MODE_CONFIRM);
+	cr_expect_str_eq(app.confirm_text, "two.yaml exists. Overwrite it with the dot export? (y overwrites, n keeps it)");
+	keys("n");
+	cr_expect_str_eq(app.msg, "not exported: two.yaml is kept as it was");
+	text = get("two.yaml");
+	cr_expect(strstr(text, "count: 2"), "n keeps it");
+	free(text);
+	keys(":export dot two.yaml\ny");
+	cr_expect_str_eq(app.msg, "exported dot to two.yaml");
+	text = get("two.yaml");
+	cr_expect(strncmp(text, "graph \"pcie-box\"", 16) == 0, "y writes the export: %.40s", text);
+	free(text);
+	cr_expect_str_eq(app.file, "d.yaml", "an export does not rename the design");
+	/* A new name is written without asking. */
+	unlink("new.dot");
+	keys(":export dot new.dot");
+	cr_expect_neq(app.mode, MODE_CONFIRM);
+	cr_expect_str_eq(app.msg, "exported dot to new.dot");
+	unlink("hard.yaml");
+	unlink("link.yaml");
+	unlink("new.dot");
+	app_free(&app);
+}
+
 Test(recover, export_names_are_one_safe_path_component)
 {
 	struct design d;

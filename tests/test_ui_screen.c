@@ -456,6 +456,7 @@ Test(screen, commands_save_export_and_size)
 	free(screen(":w /tmp/ncf-ui-save.yaml", 80, 24));
 	cr_assert_str_eq(app.file, "/tmp/ncf-ui-save.yaml");
 	cr_assert_not(app_dirty(&app));
+	unlink("/tmp/ncf-ui-bom.csv");
 	t = screen(":export bom-csv /tmp/ncf-ui-bom.csv", 80, 24);
 	cr_assert(strstr(t, "exported bom-csv to /tmp/ncf-ui-bom.csv"), "%s", t);
 	free(t);

@@ -175,7 +175,7 @@ struct form {
 };
 
 enum confirm_kind { CONFIRM_QUIT, CONFIRM_DELETE, CONFIRM_RECOVER, CONFIRM_RELOAD, CONFIRM_OVERWRITE, CONFIRM_SAVE_AS,
-		    CONFIRM_OPTIMIZE };
+		    CONFIRM_OPTIMIZE, CONFIRM_EXPORT };
 enum plot_kind { PLOT_BUSBW, PLOT_SPEEDUP };
 enum teach_page { TEACH_STEPS, TEACH_FORMULAS, TEACH_CONGESTION };
 enum teach_anim { ANIM_RING, ANIM_TREE, ANIM_A2A, ANIM_NVLS };
@@ -269,6 +269,7 @@ struct app {
 	char restored_from[RECOVER_PATH]; /* the recovery file restored: removed once saved */
 	char save_as[1024];           /* CONFIRM_SAVE_AS: the existing file :w NAME would overwrite */
 	bool save_as_quit;            /* ... and quit after (:wq NAME) */
+	char export_format[16];       /* CONFIRM_EXPORT: the format :export would write over save_as */
 	/* A template takes over as an unnamed design: undoing back to the design it replaced
 	 * brings that design's file back, redoing makes it unnamed again. */
 	bool tmpl_valid;

@@ -446,20 +446,11 @@ static unsigned app_command_dispatch(struct app *app, const char *line)
 	if (!strcmp(cmd, "pin") || !strcmp(cmd, "compare") || !strcmp(cmd, "unpin"))
 		return compare_command(app, cmd, n >= 2 ? a1 : NULL);
 	if (!strcmp(cmd, "export")) {
-		char err[600], *text;
-		bool ok;
 		if (n < 3)
 			return say(app, true, ":export FORMAT NAME (yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim, netbox)");
 		if (!export_known(a1))
 			return say(app, true, "unknown export format '%s'", a1);
-		if (export_multi_file(a1)) {
-			ok = export_files(&app->design, &app->catalog, a1, a2, err, sizeof err);
-		} else {
-			text = export_text(&app->design, &app->catalog, a1, err, sizeof err);
-			ok = text && file_write_atomic(a2, text, strlen(text), err, sizeof err);
-			free(text);
-		}
-		return ok ? say(app, false, "exported %s to %s", a1, a2) : say(app, true, "export %s: %s", a1, err);
+		return export_checked(app, a1, a2);
 	}
 	if (!strcmp(cmd, "size")) {
 		char err[200];

@@ -1,6 +1,6 @@
 /* confirm.c: a question the user answers before anything else: quit without saving, delete
  * a block with its bundles, reload or overwrite a file someone else saved, overwrite another
- * file with :w NAME, restore a recovery file. */
+ * file with :w NAME or :export FORMAT NAME, restore a recovery file. */
 #include "ui/modes.h"
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +39,9 @@ static unsigned answer(struct app *app, bool yes)
 		c = save_to(app, app->save_as);
 		return app->save_as_quit && !app->msg_error ? CHG_QUIT : c;
 	}
+	if (app->confirm == CONFIRM_EXPORT)
+		return yes ? export_to(app, app->export_format, app->save_as)
+			   : say(app, false, "not exported: %.300s is kept as it was", app->save_as);
 	if (app->confirm == CONFIRM_RECOVER)
 		return yes ? recovery_restore(app) : recovery_discard(app);
 	if (app->confirm == CONFIRM_OPTIMIZE) {

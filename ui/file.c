@@ -3,6 +3,7 @@
  * recovery file that holds unsaved work after a lost connection. */
 #include "ui/modes.h"
 #include "io/design_io.h"
+#include "io/export.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,40 @@ unsigned save_as(struct app *app, const char *name, bool quit)
 	}
 	c = save_to(app, name);
 	return quit && !app->msg_error ? CHG_QUIT : c;
+}
+
+unsigned export_to(struct app *app, const char *format, const char *path)
+{
+	char err[600], *text;
+	bool ok;
+	if (export_multi_file(format)) {
+		ok = export_files(&app->design, &app->catalog, format, path, err, sizeof err);
+	} else {
+		text = export_text(&app->design, &app->catalog, format, err, sizeof err);
+		ok = text && file_write_atomic(path, text, strlen(text), err, sizeof err);
+		free(text);
+	}
+	return ok ? say(app, false, "exported %s to %s", format, path) : say(app, true, "export %s: %s", format, err);
+}
+
+unsigned export_checked(struct app *app, const char *format, const char *path)
+{
+	const struct file_input in[] = { { app->file[0] ? app->file : NULL, "this design's file" } };
+	struct stat st;
+	char err[2400];
+	if (!export_output_ok(format, path, in, 1, err, sizeof err))
+		return say(app, true, "export %s: %s", format, err);
+	/* The multi-file exports replace only their own earlier files (export_write.h). */
+	if (!export_multi_file(format) && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(app->save_as, sizeof app->save_as, "%s", path);
+		snprintf(app->export_format, sizeof app->export_format, "%s", format);
+		app->mode = MODE_CONFIRM;
+		app->confirm = CONFIRM_EXPORT;
+		snprintf(app->confirm_text, sizeof app->confirm_text,
+			 "%.300s exists. Overwrite it with the %s export? (y overwrites, n keeps it)", path, format);
+		return CHG_VIEW;
+	}
+	return export_to(app, format, path);
 }
 
 unsigned save_checked(struct app *app, const char *path)

@@ -85,6 +85,19 @@ static int emit(const char *out, char *text)
 	return rc;
 }
 
+/* An output (-o) that would replace a file this command reads is refused: an export,
+ * a table or a log is never written over the design, the catalog or the log it came from
+ * (file.h, file_output_ok: same device and inode, so links count; a file with several
+ * names is refused too). fmt: the export format, or NULL. */
+static int output_guard(const char *cmd, const char *fmt, const char *out, const struct file_input *in, size_t n)
+{
+	char err[2400];
+	if (fmt ? export_output_ok(fmt, out, in, n, err, sizeof err) : file_output_ok(out, in, n, err, sizeof err))
+		return EXIT_OK;
+	safe_eprintf(stderr, "ncfabric: %s: %s\n", cmd, err);
+	return EXIT_FAIL;
+}
+
 static int load_catalog(struct ctx *x)
 {
 	struct ncf_diag diag = { 0 };
@@ -489,6 +502,11 @@ static int cmd_export(struct ctx *x, int argc, char **argv)
 				   strcmp(fmt, "netbox") == 0 ? "DIRECTORY" : "PREFIX");
 	if ((rc = load_catalog(x)) != EXIT_OK)
 		return rc;
+	{
+		const struct file_input in[] = { { file, "the design being exported" }, { x->catalog_source, "the catalog" } };
+		if (out && (rc = output_guard("export", fmt, out, in, 2)) != EXIT_OK)
+			return rc;
+	}
 	if ((rc = load_design(x, file, &d, NULL)) != EXIT_OK)
 		return rc;
 	design_catalog_take(&d, &x->shipped, &cat);
@@ -598,6 +616,11 @@ static int cmd_expect(struct ctx *x, int argc, char **argv)
 	}
 	if ((rc = load_catalog(x)) != EXIT_OK)
 		return rc;
+	{
+		const struct file_input in[] = { { files[0], "the design" }, { x->catalog_source, "the catalog" } };
+		if ((rc = output_guard("expect", NULL, out, in, 2)) != EXIT_OK)
+			return rc;
+	}
 	if ((rc = load_design(x, files[0], &d, NULL)) != EXIT_OK)
 		return rc;
 	design_catalog_take(&d, &x->shipped, &cat);
@@ -627,7 +650,13 @@ static int cmd_compare(struct ctx *x, int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if ((rc = load_catalog(x)) != EXIT_OK)
 		return rc;
-	buf = file_read(files[1], &len, err, sizeof err);
+	{
+		const struct file_input in[] = { { files[0], "the design" }, { files[1], "the nccl-tests log" },
+						 { x->catalog_source, "the catalog" } };
+		if ((rc = output_guard("compare", NULL, out, in, 3)) != EXIT_OK)
+			return rc;
+	}
+	buf = file_read_as(files[1], "an nccl-tests log", &len, err, sizeof err);
 	if (!buf) {
 		safe_eprintf(stderr, "ncfabric: %s: %s\n", files[1], err);
 		return EXIT_USAGE;
@@ -1288,7 +1317,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	if (so->script) {
 		char err[400];
 		size_t len;
-		char *text = file_read(so->script, &len, err, sizeof err);
+		char *text = file_read_as(so->script, "a script", &len, err, sizeof err);
 		FILE *dump = stdout;
 		if (!text) {
 			safe_eprintf(stderr, "ncfabric: %s: %s\n", so->script, err);

@@ -131,6 +131,11 @@ unsigned recovery_keep(struct app *app);
 void mark_saved(struct app *app);
 void disk_remember(struct app *app);
 unsigned save_to(struct app *app, const char *path);
+/* :export FORMAT NAME: refused over the open design's file (or a link to it, or a file with
+ * several names); asks before replacing another existing file (CONFIRM_EXPORT), as :w NAME
+ * does. export_to writes without asking. */
+unsigned export_checked(struct app *app, const char *format, const char *path);
+unsigned export_to(struct app *app, const char *format, const char *path);
 unsigned save_checked(struct app *app, const char *path); /* asks first if the file changed on disk */
 bool load_or_say(struct app *app, const char *path, struct design *out);
 unsigned open_file(struct app *app, const char *path);
