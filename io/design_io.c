@@ -1,5 +1,6 @@
 #define _XOPEN_SOURCE 700
 #include "io/design_io.h"
+#include "model/cableplan.h"
 #include "model/topo.h"
 #include "io/codec.h"
 #include "io/safetext.h"
@@ -25,6 +26,17 @@ static void locate(struct ncf_diag *diag, size_t from, const struct tnode *root)
 	}
 }
 
+/* A design without errors: the topology's checks, then the cable plan's warnings (links
+ * beyond their parts' reach, parts the catalog lacks: cableplan.h). */
+static void check_clean(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	struct cableplan plan;
+	topo_check(d, cat, diag);
+	cableplan_build(d, cat, &plan, NULL, NULL);
+	diag_append(diag, &plan.parts);
+	cableplan_free(&plan);
+}
+
 int design_check_loaded(const struct design *d, const struct catalog *shipped, struct ncf_diag *diag)
 {
 	struct catalog cat;
@@ -33,13 +45,13 @@ int design_check_loaded(const struct design *d, const struct catalog *shipped, s
 	if (catalog_empty(&d->catalog)) {
 		errors = design_check(d, shipped, diag);
 		if (!errors)
-			topo_check(d, shipped, diag);
+			check_clean(d, shipped, diag);
 		return errors;
 	}
 	design_catalog(d, shipped, &cat);
 	errors = design_check(d, &cat, diag);
 	if (!errors)
-		topo_check(d, &cat, diag);
+		check_clean(d, &cat, diag);
 	catalog_free(&cat);
 	return errors;
 }

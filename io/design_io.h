@@ -20,8 +20,9 @@ bool design_load_text(const char *buf, size_t len, enum file_format fmt, const s
 bool design_load_file(const char *path, const struct catalog *shipped, struct design *out, struct ncf_diag *diag);
 /* The built-in default design (the reference case of DESIGN.md). */
 bool design_load_default(const struct catalog *shipped, struct design *out, struct ncf_diag *diag);
-/* The checks every loaded design goes through (design_check, then topo_check when it has no
- * errors), against the shipped catalog with the design's own parts; returns the errors. */
+/* The checks every loaded design goes through (design_check, then topo_check and the cable
+ * plan's warnings when it has no errors), against the shipped catalog with the design's own
+ * parts; returns the errors. */
 int design_check_loaded(const struct design *d, const struct catalog *shipped, struct ncf_diag *diag);
 
 /* The design as text in fmt; caller frees. */

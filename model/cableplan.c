@@ -396,6 +396,27 @@ static int bundle_mode(struct ctx *c, size_t b, const struct endinfo *a, const s
 	return c->bundle_mode[b];
 }
 
+/* A part that carries this link for len metres: beyond its stated reach (0: not known)? */
+static void note_reach(struct cp_bundle *pb, const char *name, double reach, double len, bool *over)
+{
+	if (reach <= 0 || reach + 1e-9 >= len)
+		return;
+	*over = true;
+	if (len > pb->over_m)
+		pb->over_m = len;
+	if (!pb->over_part[0] || reach < pb->over_reach_m) {
+		pb->over_reach_m = reach;
+		snprintf(pb->over_part, sizeof pb->over_part, "%s", name);
+	}
+}
+
+static void note_missing(struct cp_bundle *pb, const char *name, bool *missing)
+{
+	*missing = true;
+	if (!pb->missing[0])
+		snprintf(pb->missing, sizeof pb->missing, "%s", name);
+}
+
 /* ---- the three walks ---------------------------------------------------------------- */
 
 static void walk(const struct cab_link *l, void *v)
@@ -447,7 +468,7 @@ static void walk(const struct cab_link *l, void *v)
 		static const int auto_order[] = { MEDIA_DAC, MEDIA_ACC, MEDIA_AOC };
 		const struct cat_cable *k = NULL;
 		struct cage *owner = NULL;
-		bool splitter = false;
+		bool splitter = false, over = false, missing = false;
 		if (l->bundle != c->cur_bundle) {
 			c->cur_bundle = l->bundle;
 			c->line_start = c->p->lines.n;
@@ -485,6 +506,7 @@ static void walk(const struct cab_link *l, void *v)
 			snprintf(c->unknown_name, sizeof c->unknown_name, "%dG %s %s (not in the catalog)", speed,
 				 ea.cage[0] ? ea.cage : "", media_names[want]);
 			add_line(c, CP_CABLE, NULL, NULL, out.cable_name, "", out.order_m, -1, 1);
+			note_missing(pb, out.cable_name, &missing);
 			pb->cables++;
 			c->p->cables++;
 		} else if (k) {
@@ -495,6 +517,7 @@ static void walk(const struct cab_link *l, void *v)
 			out.cable = k;
 			out.order_m = cableplan_order_length(&k->lengths, cover, k->media != MEDIA_AOC);
 			out.cable_name = k->name;
+			note_reach(pb, k->name, k->reach_m, len, &over);
 			if (!owner->counted) {
 				owner->counted = 1;
 				add_line(c, CP_CABLE, k, NULL, k->name, part_at(&k->lengths, out.order_m, k->part), out.order_m, -1, 1);
@@ -531,6 +554,10 @@ static void walk(const struct cab_link *l, void *v)
 					c->p->transceivers++;
 				}
 				out.optic[e] = cg[e]->module;
+				if (cg[e]->module)
+					note_reach(pb, cg[e]->module->name, cg[e]->module->reach_m, len, &over);
+				else
+					note_missing(pb, module_memo_for(c, ei[e], mode)->unknown, &missing);
 				engines = cg[e]->module && cg[e]->module->ports > 0 ? cg[e]->module->ports : (ei[e]->native > 1 ? 2 : 1);
 				if (ei[e]->cage_ports >= engines) {
 					pe[e] = ei[e]->cage_ports / engines;
@@ -550,10 +577,12 @@ static void walk(const struct cab_link *l, void *v)
 			out.order_m = cableplan_order_length(fb ? &fb->lengths : NULL, flen, false);
 			if (fb) {
 				out.cable_name = fb->name;
+				note_reach(pb, fb->name, fb->reach_m, flen, &over);
 			} else {
 				out.cable_name = c->unknown_name;
 				snprintf(c->unknown_name, sizeof c->unknown_name, "%s MPO fibre%s (not in the catalog)",
 					 mode == FIBRE_SMF ? "single-mode" : "multimode", split > 1 ? ", 1:2 splitter" : "");
+				note_missing(pb, out.cable_name, &missing);
 			}
 			if (split > 1) {
 				int engine = ei[x]->in_cage / split;
@@ -574,6 +603,8 @@ static void walk(const struct cab_link *l, void *v)
 			pb->fibre_mode = mode;
 		}
 		pb->links++;
+		pb->over_links += over;
+		pb->missing_links += missing;
 		pb->by_media[out.media]++;
 		c->p->links++;
 		c->p->by_media[out.media]++;
@@ -601,6 +632,24 @@ static int line_order(const void *x, const void *y)
 	if (a->length_m != b->length_m)
 		return a->length_m < b->length_m ? -1 : 1;
 	return strcmp(a->name, b->name);
+}
+
+/* The bundle's warnings (cableplan.h, parts). */
+static void parts_warnings(const struct design *d, size_t i, const struct cp_bundle *b, struct ncf_diag *diag)
+{
+	const struct bundle *bd = DESIGN_BUNDLE(d, i);
+	char path[48];
+	snprintf(path, sizeof path, "bundles[%zu]", i);
+	if (b->over_links)
+		diag_add(diag, NCF_WARNING, path,
+			 "%s -> %s: %ld of %ld links are longer than %s reaches (up to %.1f m, reach %g m): shorten the runs "
+			 "(the physical layout) or use a part that reaches",
+			 bd->from, bd->to, b->over_links, b->links, b->over_part, b->over_m, b->over_reach_m);
+	if (b->missing_links)
+		diag_add(diag, NCF_WARNING, path,
+			 "%s -> %s: %ld of %ld links use a part the catalog does not have: %s; the BOM counts it with no part "
+			 "number",
+			 bd->from, bd->to, b->missing_links, b->links, b->missing);
 }
 
 void cableplan_build(const struct design *d, const struct catalog *cat, struct cableplan *p, cp_fn fn, void *ctx)
@@ -669,6 +718,7 @@ void cableplan_build(const struct design *d, const struct catalog *cat, struct c
 				best = m;
 		b->media = best;
 		snprintf(b->cable, sizeof b->cable, "%s", b->by_media_cable[best]);
+		parts_warnings(d, i, b, &p->parts);
 	}
 	free(c.sw_base);
 	free(c.sw_cpm);
@@ -693,5 +743,6 @@ void cableplan_free(struct cableplan *p)
 	vec_release(&p->lines);
 	vec_release(&p->bundles);
 	diag_free(&p->problems);
+	diag_free(&p->parts);
 	memset(p, 0, sizeof *p);
 }

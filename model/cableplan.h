@@ -68,6 +68,14 @@ struct cp_bundle {
 	char by_media_cable[5][CP_NAME_MAX]; /* the first link's cable or fibre, per medium */
 	char optic[2][CP_NAME_MAX];          /* the module at each end */
 	bool twin[2];           /* that end's cages hold two or more links */
+	/* Parts used beyond their catalog reach: how many links, the longest, the shortest
+	 * such reach and the part that has it. */
+	long over_links;
+	double over_m, over_reach_m;
+	char over_part[CP_NAME_MAX];
+	/* Links that use a part the catalog does not have (the first such part's name). */
+	long missing_links;
+	char missing[CP_NAME_MAX];
 };
 
 struct cableplan {
@@ -76,6 +84,9 @@ struct cableplan {
 	struct vec bundles;     /* struct cp_bundle, one per design bundle */
 	long links, by_media[5], cables, transceivers, fibres;
 	struct ncf_diag problems; /* links that land nowhere, parts that do not fit */
+	/* Warnings per bundle (path bundles[i]): links longer than the reach of a part they
+	 * use, and parts the catalog lacks. design_load_text and the designer show them. */
+	struct ncf_diag parts;
 	struct cab_bundle *wb;  /* the bundles as wired (cabling_bundles) */
 };
 

@@ -100,6 +100,7 @@ void inventory_and_bom(const struct design *d, const struct catalog *cat, struct
 	inv->fibres = p.fibres;
 	inv->racks = (long)p.floor.racks.n;
 	bom_from_plan(d, cat, &p, &b);
+	diag_append(&inv->parts, &p.parts);
 	cableplan_free(&p);
 	inv->power_W = b.max_W;
 	inv->power_typ_W = b.typ_W;
@@ -116,6 +117,7 @@ void inventory_free(struct inventory *inv)
 {
 	vec_release(&inv->switch_groups);
 	vec_release(&inv->bundles);
+	diag_free(&inv->parts);
 }
 
 bool inventory_same_inputs(const struct design *a, const struct design *b)

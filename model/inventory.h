@@ -46,6 +46,7 @@ struct inventory {
 	int power_typ_unknown;
 	double rack_units;
 	int rack_units_unknown;
+	struct ncf_diag parts;    /* the cable plan's warnings: over reach, parts not in the catalog */
 };
 
 void inventory_compute(const struct design *d, const struct catalog *cat, struct inventory *inv);

@@ -251,6 +251,15 @@ for spec in single-node leaf-spine fat-tree superpod nvl72 rail-only reference-c
 	fi
 done
 
+# Links beyond their parts' reach and parts the catalog lacks are warnings at the bundle.
+"$BIN" new -t fat-tree --set k=32 -o "$TMP/ft32.yaml" 2>"$TMP/err" || bad "new fat-tree k=32" "$(cat "$TMP/err")"
+expect "report of the k=32 fat tree" 0 "$BIN" report "$TMP/ft32.yaml"
+ln=$(grep -n '^- from: edge$' "$TMP/ft32.yaml" | cut -d: -f1)
+has "over-reach is a warning at its bundle" "$TMP/out" "of 8192 links are longer than fibre-smf-mpo12 reaches (up to 110.8 m, reach 100 m): shorten the runs (the physical layout) or use a part that reaches ($TMP/ft32.yaml:$ln:3)"
+has "a module the catalog lacks is a warning" "$TMP/out" "links use a part the catalog does not have: 400G osfp transceiver (flat top, smf, beyond the reach of the catalog's); the BOM counts it with no part number ($TMP/ft32.yaml:$ln:3)"
+"$BIN" report "$TMP/ft32.yaml" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); w=[p for p in r["problems"] if "reaches" in p["message"]]; assert len(w)==1 and w[0]["severity"]=="warning", r["problems"]' 2>"$TMP/err" \
+	&& ok "report --json lists the over-reach warning" || bad "report --json lists the over-reach warning" "$(cat "$TMP/err")"
+
 expect "expect" 0 "$BIN" expect share/examples/reference-case.yaml
 has "expect is an nccl-tests table" "$TMP/out" "#       size         count      type   redop    root     time   algbw   busbw #wrong"
 has "expect reaches 16G" "$TMP/out" " 17179869184"

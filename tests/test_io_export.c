@@ -13,6 +13,7 @@
 #include "io/parse.h"
 #include "layouts/template.h"
 #include "model/cabling.h"
+#include "model/cableplan.h"
 #include "model/inventory.h"
 
 #include "shipped.h"
@@ -603,6 +604,80 @@ Test(export, netbox_breakout_sub_ports_are_physical)
 	}
 	free(ifc);
 	free(cab);
+	catalog_free(&cat);
+	design_free(&d);
+}
+
+/* Links beyond the reach of what they are made of, counted independently link by link:
+ * the fat tree of k = 32 runs edge -> aggregation up to 110.8 m (the physical layout), on
+ * single-mode MPO fibre the catalog gives 100 m (MFP7E30) and modules that reach 100 m
+ * (MMS4X00-NS400): the links over 100 m are the warning's count, and their cages have no
+ * module that reaches. */
+struct reach_count {
+	long over[3], links[3];
+	double max[3];
+};
+
+static void count_reach(const struct cab_link *l, const struct cp_link *c, void *v)
+{
+	struct reach_count *r = v;
+	if (l->bundle > 2)
+		return;
+	r->links[l->bundle]++;
+	if (c->length_m > 100 + 1e-9)
+		r->over[l->bundle]++;
+	if (c->length_m > r->max[l->bundle])
+		r->max[l->bundle] = c->length_m;
+}
+
+Test(export, over_reach_and_parts_not_in_the_catalog_are_warnings)
+{
+	struct design d;
+	struct catalog cat;
+	struct cableplan p;
+	struct reach_count r = { { 0 }, { 0 }, { 0 } };
+	const struct cp_bundle *b;
+	char want[400];
+	from_template("fat-tree", "k=32", &d, &cat);
+	cableplan_build(&d, &cat, &p, count_reach, &r);
+	b = &VEC_AT(p.bundles, struct cp_bundle, 1);
+	cr_assert_eq(r.links[1], 8192, "k^3/4 links edge -> aggregation");
+	cr_assert_gt(r.over[1], 0);
+	cr_expect_eq(b->over_links, r.over[1]);
+	cr_expect_float_eq(b->over_m, r.max[1], 1e-9);
+	cr_expect_float_eq(b->over_reach_m, 100, 1e-9);
+	cr_expect_str_eq(b->over_part, "fibre-smf-mpo12");
+	cr_expect_eq(b->missing_links, r.over[1], "the cages of those links have no module that reaches");
+	cr_expect_eq(r.over[0] + r.over[2], 0);
+	cr_expect_eq(VEC_AT(p.bundles, struct cp_bundle, 0).missing_links, 0, "the template's 400G OSFP cages take SR4");
+	cr_expect_str_eq(VEC_AT(p.bundles, struct cp_bundle, 0).optic[0], "transceiver-400g-sr4");
+	cr_assert_eq(diag_count(&p.parts), 2);
+	snprintf(want, sizeof want,
+		 "edge -> aggregation: %ld of 8192 links are longer than fibre-smf-mpo12 reaches (up to %.1f m, reach 100 m): "
+		 "shorten the runs (the physical layout) or use a part that reaches", r.over[1], r.max[1]);
+	cr_expect_str_eq(diag_get(&p.parts, 0)->msg, want);
+	cr_expect_str_eq(diag_get(&p.parts, 0)->path, "bundles[1]");
+	cr_expect_eq(diag_get(&p.parts, 0)->sev, NCF_WARNING);
+	cr_expect(strstr(diag_get(&p.parts, 1)->msg, "links use a part the catalog does not have: 400G osfp transceiver (flat "
+						     "top, smf, beyond the reach of the catalog's)"), "%s", diag_get(&p.parts, 1)->msg);
+	cableplan_free(&p);
+	catalog_free(&cat);
+	design_free(&d);
+	/* 800G: the catalog has no single-port 800G module; every link of the three bundles. */
+	from_template("fat-tree", "speed=800", &d, &cat);
+	cableplan_build(&d, &cat, &p, NULL, NULL);
+	cr_assert_eq(diag_count(&p.parts), 3);
+	cr_expect_str_eq(diag_get(&p.parts, 0)->msg, "host -> edge: 128 of 128 links use a part the catalog does not have: "
+						      "800G unknown-cage transceiver (smf, not in the catalog); the BOM counts it "
+						      "with no part number");
+	cableplan_free(&p);
+	catalog_free(&cat);
+	design_free(&d);
+	/* The shipped examples use parts that reach. */
+	load("share/examples/dgx-h100-1su.yaml", &d, &cat);
+	cableplan_build(&d, &cat, &p, NULL, NULL);
+	cr_expect_eq(diag_count(&p.parts), 0);
+	cableplan_free(&p);
 	catalog_free(&cat);
 	design_free(&d);
 }
