@@ -74,14 +74,27 @@ void cost_text(FILE *out, const struct bom *b, const struct cost *c, const char 
 		fprintf(out, "  total        unknown: %d of %zu lines have no price (%s %s for the rest)\n", c->unknown,
 			c->lines.n, format_money(c->total, t, sizeof t), c->currency);
 	fprintf(out, "  power        ");
-	if (b->typ_W > 0)
-		fprintf(out, "%.1f kW typical%s", b->typ_W / 1000, b->typ_unknown ? " (partial: not published for some parts)" : "");
-	else
-		fprintf(out, "typical not published");
-	if (b->max_W > 0)
-		fprintf(out, ", %.1f kW maximum%s\n", b->max_W / 1000, b->max_unknown ? " (partial: not published for some parts)" : "");
-	else
-		fprintf(out, ", maximum not published\n");
+	{
+		/* A partial sum says which parts it covers: 30.7 kW of optics is not the typical
+		 * power of a SuperPOD whose servers publish only a maximum. */
+		char known[160], lacking[160];
+		bom_categories_text(b->typ_known_cats, known, sizeof known);
+		bom_categories_text(b->typ_unknown_cats, lacking, sizeof lacking);
+		if (b->typ_W > 0 && b->typ_unknown_cats)
+			fprintf(out, "typical %.1f kW for the %s only (partial: the %s publish no typical figure)", b->typ_W / 1000,
+				known, lacking);
+		else if (b->typ_W > 0)
+			fprintf(out, "%.1f kW typical", b->typ_W / 1000);
+		else
+			fprintf(out, "typical not published");
+		bom_categories_text(b->max_unknown_cats, lacking, sizeof lacking);
+		if (b->max_W > 0 && b->max_unknown_cats)
+			fprintf(out, ", %.1f kW maximum (partial: the %s publish no maximum)\n", b->max_W / 1000, lacking);
+		else if (b->max_W > 0)
+			fprintf(out, ", %.1f kW maximum\n", b->max_W / 1000);
+		else
+			fprintf(out, ", maximum not published\n");
+	}
 	if (c->complete && c->total > 0) {
 		fprintf(out, "  per GPU      %s %s\n", format_money(c->per_gpu, t, sizeof t), c->currency);
 		if (c->per_bisection_GBps > 0)
@@ -157,8 +170,15 @@ struct cJSON *cost_json(const struct bom *b, const struct cost *c, const char *p
 		cJSON_AddItemToArray(lines, e);
 	}
 	pw = cJSON_AddObjectToObject(o, "power");
-	cJSON_AddNumberToObject(pw, "typical_W", b->typ_W);
-	cJSON_AddNumberToObject(pw, "max_W", b->max_W);
+	/* null when no part publishes the figure; partial sums say so with the counts */
+	if (b->typ_W > 0)
+		cJSON_AddNumberToObject(pw, "typical_W", b->typ_W);
+	else
+		cJSON_AddNullToObject(pw, "typical_W");
+	if (b->max_W > 0)
+		cJSON_AddNumberToObject(pw, "max_W", b->max_W);
+	else
+		cJSON_AddNullToObject(pw, "max_W");
 	cJSON_AddNumberToObject(pw, "typical_unknown", b->typ_unknown);
 	cJSON_AddNumberToObject(pw, "max_unknown", b->max_unknown);
 	money_or_null(o, "per_gpu", c->complete && c->per_gpu > 0, c->per_gpu);

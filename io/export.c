@@ -88,23 +88,35 @@ static char *bom_csv(const struct design *d, const struct catalog *cat)
 	char f[6][400], n[6][48];
 	bom_compute(d, cat, &b);
 	sb_printf(&o, "category,supply,vendor,model,part_number,length_m,quantity,unit_power_typ_W,unit_power_max_W,"
-		      "total_power_typ_W,total_power_max_W,power_source,notes\r\n");
+		      "total_power_typ_W,total_power_max_W,power_source,notes,part_number_status\r\n");
 	for (i = 0; i < b.lines.n; i++) {
 		const struct bom_line *l = &VEC_AT(b.lines, struct bom_line, i);
-		sb_printf(&o, "%s,%s,%s,%s,%s,%s,%ld,%s,%s,%s,%s,%s,%s\r\n", bom_category_names[l->category],
+		sb_printf(&o, "%s,%s,%s,%s,%s,%s,%ld,%s,%s,%s,%s,%s,%s,%s\r\n", bom_category_names[l->category],
 			  l->included ? "included" : "buy", csv_field(l->vendor, f[0], sizeof f[0]),
 			  csv_field(l->model, f[1], sizeof f[1]), csv_field(l->part, f[2], sizeof f[2]),
 			  l->length_m > 0 ? num(l->length_m, n[0], sizeof n[0]) : "", l->quantity,
 			  watts(l->unit_typ_W, n[1], sizeof n[1]), watts(l->unit_max_W, n[2], sizeof n[2]),
 			  watts(l->total_typ_W, n[3], sizeof n[3]), watts(l->total_max_W, n[4], sizeof n[4]),
-			  csv_field(l->power_note, f[3], sizeof f[3]), csv_field(l->notes, f[4], sizeof f[4]));
+			  csv_field(l->power_note, f[3], sizeof f[3]), csv_field(l->notes, f[4], sizeof f[4]),
+			  bom_part_status_names[l->part_status]);
 	}
 	/* The totals are the sums of the lines above; then what the BOM leaves out. */
 	snprintf(f[5], sizeof f[5], "sum of the lines to buy%s%s", b.typ_unknown ? "; typical power partial" : "",
 		 b.max_unknown ? "; maximum power partial (not published for some parts)" : "");
-	sb_printf(&o, "total,buy,,,,,,,,%s,%s,,%s\r\n", num(b.typ_W, n[0], sizeof n[0]), num(b.max_W, n[1], sizeof n[1]),
+	sb_printf(&o, "total,buy,,,,,,,,%s,%s,,%s,\r\n", watts(b.typ_W, n[0], sizeof n[0]), watts(b.max_W, n[1], sizeof n[1]),
 		  csv_field(f[5], f[0], sizeof f[0]));
-	sb_printf(&o, "note,,,,,,,,,,,,%s\r\n", csv_field(bom_leaves_out, f[1], sizeof f[1]));
+	{
+		/* f[1] is 400 bytes: the note is longer, so it is quoted here. */
+		struct strbuf note = { 0 };
+		char *t, *q;
+		sb_printf(&note, "%s %s", bom_leaves_out, bom_part_numbers_note);
+		t = sb_take(&note);
+		sb_printf(&o, "note,,,,,,,,,,,,\"");
+		for (q = t; *q; q++)
+			sb_printf(&o, *q == '"' ? "\"\"" : "%c", *q);
+		sb_printf(&o, "\",\r\n");
+		free(t);
+	}
 	bom_free(&b);
 	return sb_take(&o);
 }
@@ -118,6 +130,12 @@ static struct tnode *n_(double v)
 {
 	char buf[40];
 	return tnode_scalar(num_format(v, buf, sizeof buf), false);
+}
+
+/* A power figure: null when it is not known (0 in struct bom_line). */
+static struct tnode *w_(double v)
+{
+	return v > 0 ? n_(v) : tnode_scalar("null", false);
 }
 
 static struct tnode *b_(bool v)
@@ -144,6 +162,7 @@ static struct tnode *bom_tree(const struct design *d, const struct catalog *cat)
 	put(root, "design", s_(d->name));
 	put(root, "description", s_(d->description));
 	put(root, "leaves_out", s_(bom_leaves_out));
+	put(root, "part_numbers", s_(bom_part_numbers_note));
 	sum = tnode_new(TN_MAP, 0, 0);
 	put(sum, "servers", n_((double)b.to_buy[BOM_SERVER]));
 	put(sum, "gpus", n_((double)(b.to_buy[BOM_GPU] + b.included[BOM_GPU])));
@@ -158,9 +177,9 @@ static struct tnode *bom_tree(const struct design *d, const struct catalog *cat)
 	put(sum, "links", n_((double)inv.links));
 	put(sum, "racks", n_((double)b.racks));
 	put(sum, "rack_units", n_(b.rack_units));
-	put(sum, "power_typ_W", n_(b.typ_W));
+	put(sum, "power_typ_W", b.typ_W > 0 ? n_(b.typ_W) : tnode_scalar("null", false));
 	put(sum, "power_typ_complete", b_(!b.typ_unknown));
-	put(sum, "power_max_W", n_(b.max_W));
+	put(sum, "power_max_W", b.max_W > 0 ? n_(b.max_W) : tnode_scalar("null", false));
 	put(sum, "power_max_complete", b_(!b.max_unknown));
 	put(root, "summary", sum);
 	parts = tnode_new(TN_SEQ, 0, 0);
@@ -172,12 +191,14 @@ static struct tnode *bom_tree(const struct design *d, const struct catalog *cat)
 		put(e, "vendor", s_(l->vendor));
 		put(e, "model", s_(l->model));
 		put(e, "part_number", s_(l->part));
+		put(e, "part_number_status", s_(bom_part_status_names[l->part_status]));
 		put(e, "length_m", n_(l->length_m));
 		put(e, "quantity", n_((double)l->quantity));
-		put(e, "unit_power_typ_W", n_(l->unit_typ_W));
-		put(e, "unit_power_max_W", n_(l->unit_max_W));
-		put(e, "total_power_typ_W", n_(l->total_typ_W));
-		put(e, "total_power_max_W", n_(l->total_max_W));
+		/* Power not published (and included lines, whose power is their host's): null. */
+		put(e, "unit_power_typ_W", w_(l->unit_typ_W));
+		put(e, "unit_power_max_W", w_(l->unit_max_W));
+		put(e, "total_power_typ_W", w_(l->total_typ_W));
+		put(e, "total_power_max_W", w_(l->total_max_W));
 		put(e, "power_source", s_(l->power_note));
 		put(e, "notes", s_(l->notes));
 		tnode_add(parts, NULL, 0, 0, e);

@@ -174,9 +174,17 @@ char *report_json(const struct report_in *r)
 	cJSON_AddNumberToObject(o, "cable_count", (double)inv->cables);
 	cJSON_AddNumberToObject(o, "fibres", (double)inv->fibres);
 	cJSON_AddNumberToObject(o, "racks", (double)inv->racks);
-	cJSON_AddNumberToObject(o, "power_W", inv->power_W);
+	/* Power: null when no part publishes the figure (power_*_complete says when a sum is
+	 * partial). */
+	if (inv->power_W > 0)
+		cJSON_AddNumberToObject(o, "power_W", inv->power_W);
+	else
+		cJSON_AddNullToObject(o, "power_W");
 	cJSON_AddBoolToObject(o, "power_complete", !inv->power_unknown);
-	cJSON_AddNumberToObject(o, "power_typ_W", inv->power_typ_W);
+	if (inv->power_typ_W > 0)
+		cJSON_AddNumberToObject(o, "power_typ_W", inv->power_typ_W);
+	else
+		cJSON_AddNullToObject(o, "power_typ_W");
 	cJSON_AddBoolToObject(o, "power_typ_complete", !inv->power_typ_unknown);
 	cJSON_AddNumberToObject(o, "rack_units", inv->rack_units);
 	cJSON_AddBoolToObject(o, "rack_units_complete", !inv->rack_units_unknown);

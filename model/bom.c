@@ -9,6 +9,14 @@
 const char *const bom_category_names[] = { "server", "gpu", "nic", "nvswitch-tray", "switch", "cable", "transceiver",
 					   "fibre", NULL };
 
+const char *const bom_part_status_names[] = { "stated", "family", "unknown", "included", NULL };
+
+const char bom_part_numbers_note[] =
+	"part_number_status: stated (a source states this part number for this item and length); family (the "
+	"product family's number: the orderable variant, such as the length of a cable or fibre, is to be chosen, the "
+	"catalog does not have its number); unknown (no part number: the part is to be chosen); included (comes "
+	"inside another line's part). Empty power cells: not published.";
+
 const char bom_leaves_out[] =
 	"This BOM is the compute fabric. It leaves out: the storage, in-band and out-of-band management networks "
 	"(their switches, cables and optics; the storage NICs of a design are listed); UFM and other management "
@@ -56,8 +64,8 @@ static void index_put(struct bom *b, size_t line)
 }
 
 /* Add quantity of a part, merging with an identical line. */
-static void add(struct bom *b, int cat, const char *vendor, const char *model, const char *part, double len, long qty,
-		bool included, double typ, double max, const char *notes)
+static void add(struct bom *b, int cat, const char *vendor, const char *model, const char *part, int status, double len,
+		long qty, bool included, double typ, double max, const char *notes)
 {
 	size_t i;
 	struct bom_line *l;
@@ -77,6 +85,7 @@ static void add(struct bom *b, int cat, const char *vendor, const char *model, c
 	}
 	l = vec_push(&b->lines, sizeof *l);
 	l->category = cat;
+	l->part_status = included ? PART_INCLUDED : !part || !part[0] ? PART_UNKNOWN : status;
 	snprintf(l->vendor, sizeof l->vendor, "%s", vendor ? vendor : "");
 	snprintf(l->model, sizeof l->model, "%s", model);
 	snprintf(l->part, sizeof l->part, "%s", part ? part : "");
@@ -109,11 +118,11 @@ static void servers(const struct design *d, const struct catalog *cat, struct bo
 		char note[200];
 		snprintf(note, sizeof note, "group %s: %d GPUs each", g->name, g->gpus);
 		if (s)
-			add(b, BOM_SERVER, s->vendor, s->name, s->part, 0, g->count, false, s->power_typ_W, s->power_W, note);
+			add(b, BOM_SERVER, s->vendor, s->name, s->part, PART_STATED, 0, g->count, false, s->power_typ_W, s->power_W, note);
 		else
-			add(b, BOM_SERVER, "", "server (no model: GPUs, NICs and power below)", "", 0, g->count, false, 0, 0, note);
+			add(b, BOM_SERVER, "", "server (no model: GPUs, NICs and power below)", "", PART_UNKNOWN, 0, g->count, false, 0, 0, note);
 		snprintf(note, sizeof note, "%s group %s", s ? "built into the servers of" : "to fit in the servers of", g->name);
-		add(b, BOM_GPU, gpu ? gpu->vendor : "", g->gpu, gpu && !s ? gpu->part : "", 0, (long)g->count * g->gpus, s != NULL, 0,
+		add(b, BOM_GPU, gpu ? gpu->vendor : "", g->gpu, gpu && !s ? gpu->part : "", PART_STATED, 0, (long)g->count * g->gpus, s != NULL, 0,
 		    gpu ? gpu->power_W : 0, note);
 		for (k = 0; k < g->nics.n; k++) {
 			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
@@ -121,7 +130,7 @@ static void servers(const struct design *d, const struct catalog *cat, struct bo
 			bool inc = s && s->nics_included && n->use == NIC_COMPUTE;
 			snprintf(note, sizeof note, "%s NICs of group %s%s", nic_use_names[n->use], g->name,
 				 inc ? ", built into the servers" : "");
-			add(b, BOM_NIC, c ? c->vendor : "", n->model, c && !inc ? c->part : "", 0, (long)g->count * n->count, inc,
+			add(b, BOM_NIC, c ? c->vendor : "", n->model, c && !inc ? c->part : "", PART_STATED, 0, (long)g->count * n->count, inc,
 			    c ? c->power_W : 0, c ? c->power_max_W : 0, note);
 		}
 	}
@@ -135,7 +144,7 @@ static void switches(const struct design *d, const struct catalog *cat, struct b
 		const struct cat_fabric *t = catalog_fabric(cat, m->tray);
 		char note[200];
 		snprintf(note, sizeof note, "NVLink switch trays of domain group %s", m->name);
-		add(b, BOM_NVSWITCH_TRAY, t ? t->vendor : "", m->tray, t ? t->part : "", 0, (long)m->count * m->switch_trays,
+		add(b, BOM_NVSWITCH_TRAY, t ? t->vendor : "", m->tray, t ? t->part : "", PART_STATED, 0, (long)m->count * m->switch_trays,
 		    false, 0, t ? t->power_W : 0, note);
 	}
 	for (i = 0; i < d->switches.n; i++) {
@@ -143,9 +152,22 @@ static void switches(const struct design *d, const struct catalog *cat, struct b
 		const struct cat_switch *c = catalog_switch(cat, s->model);
 		char note[200];
 		snprintf(note, sizeof note, "%s group %s", switch_role_names[s->role], s->name);
-		add(b, BOM_SWITCH, c ? c->vendor : "", s->model, c ? c->part : "", 0, s->count, false, c ? c->power_W : 0,
+		add(b, BOM_SWITCH, c ? c->vendor : "", s->model, c ? c->part : "", PART_STATED, 0, s->count, false, c ? c->power_W : 0,
 		    c ? c->power_max_W : 0, note);
 	}
+}
+
+/* Does the catalog state a part number for this length (cat_length.part)? Else a cable's
+ * or fibre's part number is its family's. */
+static bool length_part(const struct vec *lengths, double m)
+{
+	size_t i;
+	for (i = 0; i < lengths->n; i++) {
+		const struct cat_length *l = &VEC_AT(*lengths, struct cat_length, i);
+		if (fabs(l->m - m) < 1e-9 && l->part[0])
+			return true;
+	}
+	return false;
 }
 
 static void cabling(const struct design *d, const struct catalog *cat, const struct cableplan *p, struct bom *b)
@@ -159,19 +181,21 @@ static void cabling(const struct design *d, const struct catalog *cat, const str
 			const struct cat_cable *k = l->cable;
 			snprintf(note, sizeof note, "%s end of %s -> %s%s%s", l->end ? bd->to : bd->from, bd->from, bd->to,
 				 k && k->form_factor[0] ? ", " : "", k ? k->form_factor : "");
-			add(b, BOM_TRANSCEIVER, k ? k->vendor : "", l->name, l->part, 0, l->quantity, false, k ? k->power_W : 0,
+			add(b, BOM_TRANSCEIVER, k ? k->vendor : "", l->name, l->part, PART_STATED, 0, l->quantity, false, k ? k->power_W : 0,
 			    k ? k->power_max_W : 0, note);
 		} else if (l->kind == CP_CABLE) {
 			const struct cat_cable *k = l->cable;
 			snprintf(note, sizeof note, "%s -> %s, %s%s%s", bd->from, bd->to, media_names[k ? k->media : bd->media],
 				 k && k->form_factor[0] ? ", " : "", k ? k->form_factor : "");
-			add(b, BOM_CABLE, k ? k->vendor : "", l->name, l->part, l->length_m, l->quantity, false, k ? k->power_W : 0,
+			add(b, BOM_CABLE, k ? k->vendor : "", l->name, l->part,
+			    k && length_part(&k->lengths, l->length_m) ? PART_STATED : PART_FAMILY, l->length_m, l->quantity, false, k ? k->power_W : 0,
 			    k ? k->power_max_W : 0, note);
 		} else {
 			const struct cat_fibre *f = l->fibre;
 			snprintf(note, sizeof note, "%s -> %s, %s%s%s", bd->from, bd->to, f ? fibre_mode_names[f->mode] : "fibre",
 				 f && f->connector[0] ? ", " : "", f ? f->connector : "");
-			add(b, BOM_FIBRE, f ? f->vendor : "", l->name, l->part, l->length_m, l->quantity, false, 0, 0, note);
+			add(b, BOM_FIBRE, f ? f->vendor : "", l->name, l->part,
+			    f && length_part(&f->lengths, l->length_m) ? PART_STATED : PART_FAMILY, l->length_m, l->quantity, false, 0, 0, note);
 		}
 	}
 	(void)cat;
@@ -214,6 +238,27 @@ static bool first_of_part(const struct bom *b, size_t i, size_t *seen, size_t ca
 	return true;
 }
 
+void bom_categories_text(unsigned mask, char *out, size_t size)
+{
+	static const char *const words[] = { "servers", "GPUs", "NICs", "NVLink switch trays", "switches", "cables",
+					     "transceivers", "fibres" };
+	int k, n = 0, total = 0;
+	size_t o = 0;
+	for (k = 0; k < BOM_CATEGORY_COUNT; k++)
+		total += (mask >> k) & 1;
+	out[0] = '\0';
+	for (k = 0; k < BOM_CATEGORY_COUNT && o < size; k++) {
+		int w;
+		if (!((mask >> k) & 1))
+			continue;
+		n++;
+		w = snprintf(out + o, size - o, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", words[k]);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
 void bom_compute(const struct design *d, const struct catalog *cat, struct bom *b)
 {
 	struct cableplan p;
@@ -252,7 +297,17 @@ void bom_from_plan(const struct design *d, const struct catalog *cat, const stru
 		b->typ_W += l->total_typ_W;
 		b->max_W += l->total_max_W;
 		/* Fibre is passive: it has no power to publish. Parts are counted once. */
-		if (l->category == BOM_FIBRE || !first_of_part(b, i, seen, cap))
+		if (l->category == BOM_FIBRE)
+			continue;
+		if (l->unit_typ_W > 0)
+			b->typ_known_cats |= 1u << l->category;
+		else
+			b->typ_unknown_cats |= 1u << l->category;
+		if (l->unit_max_W > 0)
+			b->max_known_cats |= 1u << l->category;
+		else
+			b->max_unknown_cats |= 1u << l->category;
+		if (!first_of_part(b, i, seen, cap))
 			continue;
 		if (l->unit_typ_W <= 0)
 			b->typ_unknown++;

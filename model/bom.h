@@ -6,7 +6,8 @@
  * twin-port where the cage is twin-port, breakout honoured) and its fibres by length.
  * Each line has a vendor, a model, a part number (when the catalog has one), a quantity,
  * a length for cables and fibres, and power per unit, typical and maximum, as the catalog's
- * sources give them (0: not published; the line says so). The totals are sums of the
+ * sources give them (0: not published; the line says so; the JSON export writes null), and
+ * how far its part number identifies what to order (enum bom_part_status). The totals are sums of the
  * lines; lines that are included in another line count neither in the quantities to buy
  * nor in the power (the server's power covers them). */
 #ifndef NCF_BOM_H
@@ -19,9 +20,21 @@ enum bom_category { BOM_SERVER, BOM_GPU, BOM_NIC, BOM_NVSWITCH_TRAY, BOM_SWITCH,
 extern const char *const bom_category_names[];
 /* What the BOM leaves out, said on every export of it. */
 extern const char bom_leaves_out[];
+/* What the part_number_status column means, said on the CSV export. */
+extern const char bom_part_numbers_note[];
+
+/* How far a line's part number identifies what to order:
+ *   stated    a source states this part number for this item (at this length);
+ *   family    the number is the product family's: the orderable variant (its length, for a
+ *             cable or fibre) is to be chosen, the catalog does not have its number;
+ *   unknown   no part number: the part is to be chosen;
+ *   included  not ordered on its own (it comes inside another line's part). */
+enum bom_part_status { PART_STATED, PART_FAMILY, PART_UNKNOWN, PART_INCLUDED };
+extern const char *const bom_part_status_names[];
 
 struct bom_line {
 	int category;
+	int part_status;          /* enum bom_part_status */
 	char vendor[24], model[CP_NAME_MAX], part[NCF_NAME_MAX];
 	double length_m;          /* cables and fibres: the length to order; 0 otherwise */
 	long quantity;
@@ -52,12 +65,17 @@ struct bom {
 	long included[BOM_CATEGORY_COUNT]; /* sums of the included lines */
 	double typ_W, max_W;          /* sums of the lines' totals */
 	int typ_unknown, max_unknown; /* parts to buy whose power is not published */
+	/* By category (bit 1 << enum bom_category): parts to buy whose typical (maximum) power
+	 * is published, and parts whose figure is not (fibre is passive: in neither). */
+	unsigned typ_known_cats, typ_unknown_cats, max_known_cats, max_unknown_cats;
 	double rack_units;
 	long racks;
 	struct ncf_diag problems;     /* from the cabling plan */
 	size_t *index, index_cap;     /* private: the lines' hash while they are added */
 };
 
+/* The categories of mask (bom.typ_unknown_cats, ...) as words: "servers and switches". */
+void bom_categories_text(unsigned mask, char *out, size_t size);
 void bom_compute(const struct design *d, const struct catalog *cat, struct bom *b);
 /* The same from a plan already built for d (the inventory builds one for both). */
 void bom_from_plan(const struct design *d, const struct catalog *cat, const struct cableplan *p, struct bom *b);

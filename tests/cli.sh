@@ -251,6 +251,13 @@ for spec in single-node leaf-spine fat-tree superpod nvl72 rail-only reference-c
 	fi
 done
 
+# Power nobody publishes is null in report --json; a partial typical sum says what it covers.
+"$BIN" report share/examples/reference-case.yaml --json | python3 -c 'import json,sys; i=json.load(sys.stdin)["inventory"]; assert i["power_typ_W"] is None and i["power_typ_complete"] is False and i["power_W"] == 26000, i' 2>"$TMP/err" \
+	&& ok "report --json: unknown typical power is null" || bad "report --json: unknown typical power is null" "$(cat "$TMP/err")"
+"$BIN" new -t superpod --set units=4 -o "$TMP/sp4.yaml" 2>"$TMP/err" || bad "new superpod units=4" "$(cat "$TMP/err")"
+expect "report of a 4-unit superpod" 0 "$BIN" report "$TMP/sp4.yaml"
+has "a partial typical power says what it covers" "$TMP/out" "typical 30.7 kW for the transceivers only (partial: the servers and switches publish no typical figure), 1336.3 kW maximum (partial: the switches publish no maximum)"
+
 # Links beyond their parts' reach and parts the catalog lacks are warnings at the bundle.
 "$BIN" new -t fat-tree --set k=32 -o "$TMP/ft32.yaml" 2>"$TMP/err" || bad "new fat-tree k=32" "$(cat "$TMP/err")"
 expect "report of the k=32 fat tree" 0 "$BIN" report "$TMP/ft32.yaml"

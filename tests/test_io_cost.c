@@ -30,7 +30,7 @@ static bool prices(const char *text, struct price_list *p, char *msg, size_t siz
 }
 
 /* The reference case: 4 servers x 150,000 + 16 NICs x 1,000 + 1 switch x 20,000 (matched by
- * its part number MSN2700) + 16 DAC x 100 (three lengths, 4 + 8 + 4) = 637,600; 32 GPUs:
+ * its part number MSN2700-CS2F) + 16 DAC x 100 (three lengths, 4 + 8 + 4) = 637,600; 32 GPUs:
  * 19,925 each; bisection 100 GB/s: 6,376 per GB/s. */
 Test(cost, prices_add_up_line_by_line)
 {

@@ -91,7 +91,7 @@ static int csv_read(const char *text, struct row *rows, int max)
 }
 
 /* BOM CSV columns. */
-enum { B_CAT, B_SUPPLY, B_VENDOR, B_MODEL, B_PART, B_LEN, B_QTY, B_UTYP, B_UMAX, B_TTYP, B_TMAX, B_PSRC, B_NOTES };
+enum { B_CAT, B_SUPPLY, B_VENDOR, B_MODEL, B_PART, B_LEN, B_QTY, B_UTYP, B_UMAX, B_TTYP, B_TMAX, B_PSRC, B_NOTES, B_PSTAT };
 
 static struct row rows[4096];
 
@@ -142,8 +142,9 @@ Test(export, bom_csv_reference_case)
 	load("share/examples/reference-case.yaml", &d, &cat);
 	n = bom_rows(&d, &cat);
 	cr_assert_str_eq(rows[0].f[0], "category");
-	cr_assert_eq(rows[0].n, 13);
+	cr_assert_eq(rows[0].n, 14);
 	cr_assert_str_eq(rows[0].f[B_UTYP], "unit_power_typ_W");
+	cr_assert_str_eq(rows[0].f[B_PSTAT], "part_number_status");
 	cr_expect_eq(qty(n, "server", "hgx-a100-8gpu", "buy", NULL), 4);
 	cr_expect_eq(qty(n, "gpu", NULL, "included", NULL), 32, "the GPUs come in the servers");
 	cr_expect_eq(qty(n, "nic", "connectx-5-roce-100g", "buy", NULL), 16, "PCIe NICs of an HGX server: to buy");
@@ -160,6 +161,23 @@ Test(export, bom_csv_reference_case)
 	cr_expect_str_eq(rows[1].f[B_UMAX], "6500");
 	cr_expect_str_eq(rows[1].f[B_TMAX], "26000");
 	cr_expect_str_eq(rows[4].f[B_PSRC], "not published", "switch power: not in a source read, said so");
+	/* Part numbers: stated where a source gives one (the NetBox library's MSN2700-CS2F),
+	 * "unknown" where none is known (the HGX board's server, the generic DAC): never made up. */
+	cr_expect_str_eq(rows[4].f[B_PART], "MSN2700-CS2F");
+	cr_expect_str_eq(rows[4].f[B_PSTAT], "stated");
+	cr_expect_str_eq(rows[3].f[B_PSTAT], "stated", "MCX555A-ECAT");
+	cr_expect_str_eq(rows[1].f[B_PART], "");
+	cr_expect_str_eq(rows[1].f[B_PSTAT], "unknown");
+	cr_expect_str_eq(rows[2].f[B_PSTAT], "included");
+	cr_expect_str_eq(rows[5].f[B_PART], "");
+	cr_expect_str_eq(rows[5].f[B_PSTAT], "unknown", "the DAC has no part number in the catalog");
+	cr_expect_str_eq(rows[n - 2].f[B_TTYP], "", "no typical power published: an empty total, not 0");
+	{
+		char err[200], *csv = export_text(&d, &cat, "bom-csv", err, sizeof err);
+		cr_expect(strstr(csv, "part_number_status: stated (a source states this part number for this item and length); "
+				      "family (the product family's number"), "the note says what the column means");
+		free(csv);
+	}
 	check_totals(n);
 	catalog_free(&cat);
 	design_free(&d);
@@ -193,6 +211,21 @@ Test(export, superpod_two_units_matches_the_reference_architecture)
 	cr_expect_eq(qty(n, "transceiver", "transceiver-800g-2xsr4", NULL, "spine end of leaf -> spine"), 256);
 	cr_expect_eq(qty(n, "transceiver", NULL, NULL, NULL), 1024);
 	cr_expect_eq(qty(n, "transceiver", "transceiver-400g-dr4", NULL, NULL), 0, "no single-port module at a twin-port cage");
+	/* MFP7E10 is the fibre's family: the catalog has no per-length part numbers, so every
+	 * length says its variant is to be chosen; the modules' numbers are stated. */
+	{
+		int i, fibres = 0;
+		for (i = 1; i < n - 2; i++) {
+			if (!strcmp(rows[i].f[B_CAT], "fibre")) {
+				fibres++;
+				cr_expect_str_eq(rows[i].f[B_PART], "MFP7E10");
+				cr_expect_str_eq(rows[i].f[B_PSTAT], "family", "row %d (%s m)", i, rows[i].f[B_LEN]);
+			}
+			if (!strcmp(rows[i].f[B_CAT], "transceiver"))
+				cr_expect_str_eq(rows[i].f[B_PSTAT], "stated");
+		}
+		cr_expect_gt(fibres, 1, "several lengths");
+	}
 	check_totals(n);
 	catalog_free(&cat);
 	design_free(&d);
@@ -237,6 +270,41 @@ Test(export, breakout_takes_twin_port_modules_per_cage)
 		     256);
 	cr_expect_gt(qty(n, "cable", "dac-800g-split-2x400-qsfp112", NULL, NULL), 0);
 	check_totals(n);
+	catalog_free(&cat);
+	design_free(&d);
+}
+
+/* Power nobody publishes is null in bom-json, not 0: the HGX A100 board's server has a
+ * maximum (6,500 W, x 4 = 26,000 W) and no typical figure; the NIC and the switch have
+ * neither. */
+Test(export, bom_json_unknown_power_is_null)
+{
+	struct design d;
+	struct catalog cat;
+	char err[200], *text;
+	cJSON *root, *parts, *p0, *nic, *sum;
+	load("share/examples/reference-case.yaml", &d, &cat);
+	text = export_text(&d, &cat, "bom-json", err, sizeof err);
+	cr_assert_not_null(text, "%s", err);
+	root = cJSON_Parse(text);
+	cr_assert_not_null(root);
+	parts = cJSON_GetObjectItem(root, "parts");
+	p0 = cJSON_GetArrayItem(parts, 0);
+	nic = cJSON_GetArrayItem(parts, 2);
+	cr_expect(cJSON_IsNull(cJSON_GetObjectItem(p0, "unit_power_typ_W")));
+	cr_expect(cJSON_IsNull(cJSON_GetObjectItem(p0, "total_power_typ_W")));
+	cr_expect_float_eq(cJSON_GetObjectItem(p0, "unit_power_max_W")->valuedouble, 6500, 1e-9);
+	cr_expect_float_eq(cJSON_GetObjectItem(p0, "total_power_max_W")->valuedouble, 26000, 1e-9);
+	cr_expect_str_eq(cJSON_GetObjectItem(p0, "part_number_status")->valuestring, "unknown");
+	cr_expect_str_eq(cJSON_GetObjectItem(nic, "model")->valuestring, "connectx-5-roce-100g");
+	cr_expect(cJSON_IsNull(cJSON_GetObjectItem(nic, "unit_power_max_W")));
+	cr_expect_str_eq(cJSON_GetObjectItem(nic, "part_number_status")->valuestring, "stated");
+	sum = cJSON_GetObjectItem(root, "summary");
+	cr_expect(cJSON_IsNull(cJSON_GetObjectItem(sum, "power_typ_W")));
+	cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(sum, "power_typ_complete")));
+	cr_expect_float_eq(cJSON_GetObjectItem(sum, "power_max_W")->valuedouble, 26000, 1e-9);
+	cJSON_Delete(root);
+	free(text);
 	catalog_free(&cat);
 	design_free(&d);
 }

@@ -174,7 +174,7 @@ Test(hostile, hundred_megabyte_file)
 	cr_assert_eq(fclose(f), 0);
 	cr_assert_not(design_load_file(path, &shipped, &d, &diag));
 	cr_assert_eq(diag.n_errors, 1);
-	cr_expect_str_eq(diag_get(&diag, 0)->msg, "file larger than 16 MiB: not a design");
+	cr_expect_str_eq(diag_get(&diag, 0)->msg, "file larger than 16 MiB: too large for a design file");
 	diag_free(&diag);
 	unlink(path);
 }
