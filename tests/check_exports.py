@@ -330,17 +330,29 @@ def bom(csv_path, yaml_path, json_path):
     else:
         for col in ("total_power_typ_W", "total_power_max_W"):
             s = sum(float(r[col] or 0) for r in lines if r["supply"] == "buy")
-            if abs(s - float(total[0][col])) > 1e-6:
+            if abs(s - float(total[0][col] or 0)) > 1e-6:
                 bad(f"{csv_path}: {col}: the lines add up to {s}, the total says {total[0][col]}")
         for r in lines:
             for kind in ("typ", "max"):
                 u, t = r[f"unit_power_{kind}_W"], r[f"total_power_{kind}_W"]
                 if r["supply"] == "buy" and u and abs(float(u) * int(r["quantity"]) - float(t)) > 1e-6:
                     bad(f"{csv_path}: {r['model']}: {kind} total is not quantity x unit")
+        for r in lines:
+            want = "included" if r["supply"] == "included" else None
+            if r["part_number_status"] not in ("stated", "family", "unknown", "included"):
+                bad(f"{csv_path}: {r['model']}: part_number_status {r['part_number_status']!r}")
+            elif want and r["part_number_status"] != want:
+                bad(f"{csv_path}: {r['model']}: an included line with part_number_status {r['part_number_status']}")
+            elif (r["part_number_status"] == "unknown") != (r["part_number"] == "" and r["supply"] == "buy"):
+                bad(f"{csv_path}: {r['model']}: part number {r['part_number']!r} but status {r['part_number_status']}")
     y = yaml.safe_load(open(yaml_path))
     j = json.load(open(json_path))
     if y != j:
         bad("bom-yaml and bom-json differ")
+    for p in j["parts"]:
+        for k in ("unit_power_typ_W", "unit_power_max_W", "total_power_typ_W", "total_power_max_W"):
+            if p[k] is not None and not p[k] > 0:
+                bad(f"bom-json: {p['model']}: {k} = {p[k]!r} (unknown power is null, not 0)")
     for cat, key in (("server", "servers"), ("switch", "switches"), ("transceiver", "transceivers"),
                      ("cable", "cables"), ("fibre", "fibres"), ("nic", "nics")):
         s = sum(int(p["quantity"]) for p in j["parts"] if p["category"] == cat and p["supply"] == "buy")
