@@ -21,6 +21,7 @@ struct price_entry {
 	char part[NCF_NAME_MAX];      /* a catalog name or a part number */
 	double price;                 /* per unit */
 	char currency[COST_CURRENCY_MAX];
+	int line, col;                /* where the price file gives it (0: not from a file) */
 };
 
 /* The user's prices; currency is that of every entry (the loader refuses a mix). */

@@ -258,6 +258,17 @@ done
 expect "report of a 4-unit superpod" 0 "$BIN" report "$TMP/sp4.yaml"
 has "a partial typical power says what it covers" "$TMP/out" "typical 30.7 kW for the transceivers only (partial: the servers and switches publish no typical figure), 1336.3 kW maximum (partial: the switches publish no maximum)"
 
+# A price for a part nothing is called is a warning at its position, with the nearest name;
+# every error of a price file is reported in one run.
+printf 'currency: USD\nprices:\n  - {part: sn27000, price: 5, currency: USD}\n' >"$TMP/typo-prices.yaml"
+expect "report with a mistyped price part" 0 "$BIN" report --prices "$TMP/typo-prices.yaml"
+has "the mistyped part is a warning with did-you-mean" "$TMP/err" "ncfabric: $TMP/typo-prices.yaml:3:12: warning: part 'sn27000' is neither a catalog part nor a line of this design's BOM: its price is not used (did you mean 'sn2700'?)"
+printf 'currency: USD\nprices:\n  - {part: qm9700, price: -5}\n  - {part: sn2700, price: 5, currency: EUR}\n  - {part: sn2700, price: 6}\n' >"$TMP/bad-prices.yaml"
+expect "a price file with three errors is refused" 2 "$BIN" report --prices "$TMP/bad-prices.yaml"
+has "the negative price" "$TMP/err" "bad-prices.yaml:3:27: expected a price above 0"
+has "the second currency" "$TMP/err" "bad-prices.yaml:4:40: all prices must be in one currency: EUR here, USD at line 1 column 11"
+has "the duplicate" "$TMP/err" "bad-prices.yaml:5:12: part 'sn2700' is priced twice (first at line 4 column 12)"
+
 # Links beyond their parts' reach and parts the catalog lacks are warnings at the bundle.
 "$BIN" new -t fat-tree --set k=32 -o "$TMP/ft32.yaml" 2>"$TMP/err" || bad "new fat-tree k=32" "$(cat "$TMP/err")"
 expect "report of the k=32 fat tree" 0 "$BIN" report "$TMP/ft32.yaml"

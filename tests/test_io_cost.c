@@ -4,6 +4,7 @@
 #include "io/design_io.h"
 #include "io/prices.h"
 #include "model/metrics.h"
+#include "model/bom.h"
 
 #include "shipped.h"
 
@@ -117,7 +118,7 @@ Test(cost, price_files_are_strict)
 	cr_assert(!prices("prices:\n  - part: a\n    price: 1\n    colour: red\n", &p, msg, sizeof msg));
 	cr_assert_str_eq(msg, "4:5: unknown key 'colour' in a price (expected part, price, currency)");
 	cr_assert(!prices("currency: USD\nprices:\n  - {part: a, price: 1}\n  - {part: a, price: 2}\n", &p, msg, sizeof msg));
-	cr_assert_str_eq(msg, "4:5: part 'a' is priced twice");
+	cr_assert_str_eq(msg, "4:12: part 'a' is priced twice (first at line 3 column 12)");
 	cr_assert(!prices("prices:\n  - {part: a, price: 1, currency: USD}\n  - {part: b, price: 2, currency: EUR}\n", &p, msg,
 			  sizeof msg));
 	cr_assert_str_eq(msg, "3:35: all prices must be in one currency: EUR here, USD at line 2 column 35");
@@ -141,4 +142,61 @@ Test(cost, price_files_are_strict)
 	cr_assert_str_eq(msg, "1:9: expected a list of prices for 'prices'");
 	cr_assert(!prices("prices:\n  - 3\n", &p, msg, sizeof msg));
 	cr_assert(strstr(msg, "2:5: expected a price as a mapping"), "%s", msg);
+}
+
+/* One run reports every error of a price file: a negative price, a second currency and a
+ * part priced twice, each at its FILE:LINE:COL; nothing loads. */
+Test(cost, price_file_errors_all_in_one_run)
+{
+	struct price_list p;
+	struct ncf_diag diag = { 0 };
+	const char *text = "currency: USD\n"
+			   "prices:\n"
+			   "  - {part: qm9700, price: -5}\n"
+			   "  - {part: sn2700, price: 5, currency: EUR}\n"
+			   "  - {part: connectx-7-ndr, price: 7}\n"
+			   "  - {part: connectx-7-ndr, price: 8}\n";
+	cr_assert_not(prices_load_text(text, strlen(text), &p, &diag));
+	cr_assert_eq(diag_count(&diag), 3);
+	cr_expect_str_eq(diag_get(&diag, 0)->msg, "expected a price above 0 (up to 1e12) for 'price', got '-5'");
+	cr_expect_eq(diag_get(&diag, 0)->line, 3);
+	cr_expect_str_eq(diag_get(&diag, 1)->msg, "all prices must be in one currency: EUR here, USD at line 1 column 11");
+	cr_expect_eq(diag_get(&diag, 1)->line, 4);
+	cr_expect_str_eq(diag_get(&diag, 2)->msg, "part 'connectx-7-ndr' is priced twice (first at line 5 column 12)");
+	cr_expect_eq(diag_get(&diag, 2)->line, 6);
+	cr_expect_eq(diag_get(&diag, 2)->col, 12);
+	cr_expect_eq(p.entries.n, 0, "a price file never loads half");
+	diag_free(&diag);
+}
+
+/* A price whose part nothing is called is a warning at its position, with the nearest
+ * name; catalog names and part numbers, and the design's BOM lines, are known. */
+Test(cost, unknown_part_in_a_price_file_is_a_warning)
+{
+	struct design d;
+	struct catalog cat;
+	struct bom b;
+	struct price_list p;
+	struct ncf_diag w = { 0 };
+	char msg[400];
+	load("share/examples/reference-case.yaml", &d, &cat);
+	bom_compute(&d, &cat, &b);
+	cr_assert(prices("currency: USD\nprices:\n  - {part: sn27000, price: 5}\n  - {part: MSN2700-CS2F, price: 5}\n"
+			 "  - {part: qm9700, price: 5}\n  - {part: dac-100g-qsfp28, price: 5}\n  - {part: zzqqxx, price: 1}\n",
+			 &p, msg, sizeof msg), "%s", msg);
+	prices_check_parts(&p, &cat, &b, &w);
+	cr_assert_eq(diag_count(&w), 2, "qm9700 is a catalog part even if this design has none");
+	cr_expect_eq(diag_get(&w, 0)->sev, NCF_WARNING);
+	cr_expect_eq(diag_get(&w, 0)->line, 3);
+	cr_expect_eq(diag_get(&w, 0)->col, 12);
+	cr_expect_str_eq(diag_get(&w, 0)->msg, "part 'sn27000' is neither a catalog part nor a line of this design's BOM: its "
+						"price is not used (did you mean 'sn2700'?)");
+	cr_expect_eq(diag_get(&w, 1)->line, 7);
+	cr_expect_str_eq(diag_get(&w, 1)->msg, "part 'zzqqxx' is neither a catalog part nor a line of this design's BOM: its "
+						"price is not used");
+	diag_free(&w);
+	price_list_free(&p);
+	bom_free(&b);
+	catalog_free(&cat);
+	design_free(&d);
 }

@@ -333,6 +333,13 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 		r.fail_before = &fbefore;
 		r.failure = &fout;
 	}
+	if (prices_file) {
+		/* A price whose part nothing here is called: a typo, said with the nearest name. */
+		struct ncf_diag w = { 0 };
+		prices_check_parts(&prices, &cat, &bom, &w);
+		diag_print(stderr, prices_file, &w, true);
+		diag_free(&w);
+	}
 	cost_compute(&bom, &cat, &prices, inv.gpus, met.fabric.bisection_GBps, met.work.valid ? met.work.tokens_per_s : 0,
 		     &cost);
 	r.bom = &bom;
@@ -740,7 +747,9 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 	const char *prices_file = NULL;
 	struct price_list prices;
 	struct cost cost[2];
+	struct ncf_diag unpriced[2];
 	int i, n = 0, nfiles = 0, rc, ch;
+	memset(unpriced, 0, sizeof unpriced);
 	while ((ch = next_option(me, argc, argv, x)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -785,12 +794,31 @@ static int cmd_diff(struct ctx *x, int argc, char **argv)
 		design_catalog(&d[i], &x->shipped, &cat);
 		n = headlines_of(&d[i], &cat, size, h[i], HEADLINES_MAX);
 		bom_compute(&d[i], &cat, &bom);
+		if (prices_file)
+			prices_check_parts(&prices, &cat, &bom, &unpriced[i]);
 		cost_compute(&bom, &cat, &prices, (long)headline_get(h[i], n, "gpus"), headline_get(h[i], n, "bisection"),
 			     headline_get(h[i], n, "tokens_per_s"), &cost[i]);
 		n += cost_headlines(&cost[i], &bom, h[i] + n, HEADLINES_MAX - n);
 		bom_free(&bom);
 		catalog_free(&cat);
 	}
+	if (prices_file) {
+		/* Warned when neither design knows the part (the same entry in both lists). */
+		struct ncf_diag both = { 0 };
+		size_t a, b2;
+		for (a = 0; a < diag_count(&unpriced[0]); a++)
+			for (b2 = 0; b2 < diag_count(&unpriced[1]); b2++)
+				if (diag_get(&unpriced[0], a)->line == diag_get(&unpriced[1], b2)->line &&
+				    diag_get(&unpriced[0], a)->col == diag_get(&unpriced[1], b2)->col) {
+					const struct ncf_problem *pr = diag_get(&unpriced[0], a);
+					diag_add_at(&both, NCF_WARNING, pr->line, pr->col, "%s", pr->msg);
+					break;
+				}
+		diag_print(stderr, prices_file, &both, true);
+		diag_free(&both);
+	}
+	diag_free(&unpriced[0]);
+	diag_free(&unpriced[1]);
 	design_diff(&d[0], &d[1], &changes);
 	in = (struct diff_in){ d[0].name, files[0], d[1].name, files[1], size, &changes, h[0], h[1], n };
 	rc = changes.n ? EXIT_FAIL : EXIT_OK;
