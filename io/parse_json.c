@@ -279,9 +279,31 @@ struct tnode *parse_json(const char *buf, size_t len, struct ncf_diag *diag)
 			return NULL;
 		}
 		text_position(buf, len, off, &l, &col);
-		for (i = off + (off < len); i < len && strchr(" \t\r\n", buf[i]); i++)
+		for (i = off; i < len && strchr(" \t\r\n", buf[i]); i++)
 			;
-		if (i >= len) {
+		{
+			/* A comma before a closing bracket: JSON allows none (cJSON stops at the
+			 * bracket). */
+			size_t q = off < len ? off : len, pc;
+			/* cJSON may stop at the bracket or just past it: the bracket is the last
+			 * character that is not white space at or before where it stopped. */
+			if (q < len && !strchr(" \t\r\n", buf[q]) && buf[q] != '}' && buf[q] != ']')
+				q = len; /* not a bracket there: no such case */
+			else
+				while (q > 0 && (q >= len || strchr(" \t\r\n", buf[q])))
+					q--;
+			pc = q;
+			while (pc > 0 && strchr(" \t\r\n", buf[pc - 1]))
+				pc--;
+			if (q < len && (buf[q] == '}' || buf[q] == ']') && pc > 0 && buf[pc - 1] == ',') {
+				text_position(buf, len, q, &l, &col);
+				diag_add_at(diag, NCF_ERROR, l, col,
+					    "invalid JSON: expected %s after the comma, got '%c' (JSON allows no comma before a "
+					    "closing bracket)", buf[q] == '}' ? "another \"key\": value" : "another value", buf[q]);
+				return NULL;
+			}
+		}
+		if (i >= len || (i + 1 >= len && off + 1 >= len)) {
 			diag_add_at(diag, NCF_ERROR, l, col, "invalid JSON: the text ends early (truncated file?)");
 		} else {
 			int n = 0;
