@@ -85,7 +85,8 @@ struct cableplan {
 	long links, by_media[5], cables, transceivers, fibres;
 	struct ncf_diag problems; /* links that land nowhere, parts that do not fit */
 	/* Warnings per bundle (path bundles[i]): links longer than the reach of a part they
-	 * use, and parts the catalog lacks. design_load_text and the designer show them. */
+	 * use, and parts the catalog lacks. design_load_text adds them to a loaded design's
+	 * problems (report, report --json); the inventory keeps a copy. */
 	struct ncf_diag parts;
 	struct cab_bundle *wb;  /* the bundles as wired (cabling_bundles) */
 };
