@@ -19,7 +19,7 @@ static void has(const char *t, const char *want)
 }
 
 /* Prices of the reference case: 4 x 150,000 (hgx-a100-8gpu) + 16 x 1,000 (connectx-5) +
- * 1 x 20,000 (MSN2700) + 16 x 100 (dac-100g-qsfp28) = 637,600 USD. Power: the servers'
+ * 1 x 20,000 (MSN2700-CS2F) + 16 x 100 (dac-100g-qsfp28) = 637,600 USD. Power: the servers'
  * maximum 4 x 6.5 kW = 26.0 kW; the SN2700 publishes none, so ">=". */
 Test(cost_ui, unknown_prices_are_unknown_then_priced)
 {
