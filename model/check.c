@@ -708,6 +708,12 @@ static void check_bundles(const struct design *d, const struct catalog *cat, con
 		if (tk == GK_SWITCH && fk == GK_SWITCH && ft > tt)
 			diag_add(diag, NCF_ERROR, path_text(&path), "bundles go up a tier: '%s' (%s) is below '%s' (%s); write it from '%s' to '%s'",
 				 b->to, switch_role_names[tt - 1], b->from, switch_role_names[ft - 1], b->to, b->from);
+		if (!strcmp(b->from, b->to) && be[i].fc == 1)
+			/* A group to itself links its members to one another (peer links, or a mesh of
+			 * servers): one member has no other to link to. */
+			diag_add(diag, NCF_ERROR, path_text(&path),
+				 "a bundle from '%s' to itself links its members to one another (%s), but '%s' has 1 member: it makes no links",
+				 b->to, fk == GK_SERVER ? "a mesh" : "peer links", b->to);
 		set_path(&path, "bundles[%zu].cable", i);
 		if (b->cable[0] && !catalog_cable(cat, b->cable))
 			unknown_part(diag, path_text(&path), "cable", b->cable, &cat->cables, sizeof(struct cat_cable));
