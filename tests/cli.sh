@@ -817,7 +817,7 @@ has ":fail of nothing says why" "$TMP/fail3.txt" ":fail switch:nowhere: switch: 
 # ---- review fixes --------------------------------------------------------------------------------
 # A bundle from a one-member group to itself makes no links: an error at its 'to'.
 sed 's/^    wiring: tor$/    wiring: tor\n  - {from: tor, to: tor, links_each: 1, speed_gbps: 100}/' share/examples/reference-case.yaml >"$TMP/self.yaml"
-expect "self bundle of one switch is refused" 1 "$BIN" report "$TMP/self.yaml"
+expect "self bundle of one switch is refused" 2 "$BIN" report "$TMP/self.yaml"
 has "self bundle: where and why" "$TMP/err" "self.yaml:32:21: a bundle from 'tor' to itself links its members to one another (peer links), but 'tor' has 1 member: it makes no links"
 sed 's/^  - name: tor$/  - name: tor/; s/^    count: 1$/    count: 2/; s/^    wiring: tor$/    wiring: spread\n  - {from: tor, to: tor, links_each: 1, speed_gbps: 100}/' share/examples/reference-case.yaml >"$TMP/self2.yaml"
 expect "self bundle of two switches: one peer link" 0 "$BIN" report "$TMP/self2.yaml"
