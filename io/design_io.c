@@ -56,6 +56,23 @@ int design_check_loaded(const struct design *d, const struct catalog *shipped, s
 	return errors;
 }
 
+/* Merge problems [a, b) and [b, end), each in file order, into one run in file order
+ * (line, then column; the first run first on a tie). */
+static void diag_merge_lines(struct ncf_diag *diag, size_t a, size_t b)
+{
+	size_t n = diag_count(diag), i = a, j = b, k = 0;
+	struct ncf_problem *p = &VEC_AT(diag->items, struct ncf_problem, 0), *t;
+	if (a >= b || b >= n)
+		return;
+	t = xmalloc((n - a) * sizeof *t);
+	while (i < b || j < n) {
+		bool first = j >= n || (i < b && (p[i].line < p[j].line || (p[i].line == p[j].line && p[i].col <= p[j].col)));
+		t[k++] = first ? p[i++] : p[j++];
+	}
+	memcpy(p + a, t, (n - a) * sizeof *t);
+	free(t);
+}
+
 bool design_load_text(const char *buf, size_t len, enum file_format fmt, const struct catalog *shipped,
 		      struct design *out, struct ncf_diag *diag)
 {
@@ -66,7 +83,21 @@ bool design_load_text(const char *buf, size_t len, enum file_format fmt, const s
 	if (!root)
 		return false;
 	design_init(&d);
+	mark = diag_count(diag);
 	if (!decode(&design_schema, &d, root, diag)) {
+		/* What was read of the design still shows its unknown parts: an error that stands
+		 * whatever the fields not read say (a misspelt key must not hide a misspelt GPU).
+		 * Not when the design has its own catalog section: that may not have been read
+		 * whole either. The rest of the check waits for a design read whole. */
+		if (!tnode_get(root, "catalog", NULL)) {
+			size_t from = diag_count(diag);
+			struct catalog cat;
+			design_catalog(&d, shipped, &cat);
+			design_check_parts(&d, &cat, diag);
+			catalog_free(&cat);
+			locate(diag, from, root);
+			diag_merge_lines(diag, mark, from);
+		}
 		design_free(&d);
 		tnode_free(root);
 		return false;

@@ -862,6 +862,59 @@ static void check_job(const struct design *d, const struct catalog *cat, struct 
 			 j->expert_params_b, j->params_b);
 }
 
+/* One part name, when given: unknown_part if the catalog has no such part. */
+static void part_known(struct ncf_diag *diag, struct path *path, const char *what, const char *name,
+		       const void *found, const struct vec *v, size_t size)
+{
+	if (name[0] && !found)
+		unknown_part(diag, path_text(path), what, name, v, size);
+}
+
+int design_check_parts(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
+{
+	int before = diag->n_errors;
+	size_t i, k;
+	struct path path;
+	for (i = 0; i < d->servers.n; i++) {
+		const struct server_group *g = DESIGN_SERVER(d, i);
+		set_path(&path, "servers[%zu].gpu", i);
+		part_known(diag, &path, "GPU", g->gpu, catalog_gpu(cat, g->gpu), &cat->gpus, sizeof(struct cat_gpu));
+		set_path(&path, "servers[%zu].scaleup", i);
+		part_known(diag, &path, "scale-up fabric", g->scaleup, catalog_fabric(cat, g->scaleup), &cat->fabrics,
+			   sizeof(struct cat_fabric));
+		set_path(&path, "servers[%zu].model", i);
+		part_known(diag, &path, "server", g->model, catalog_server(cat, g->model), &cat->servers,
+			   sizeof(struct cat_server));
+		for (k = 0; k < g->nics.n; k++) {
+			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
+			set_path2(&path, "servers[%zu].nics[%zu].model", i, k);
+			part_known(diag, &path, "NIC", n->model, catalog_nic(cat, n->model), &cat->nics, sizeof(struct cat_nic));
+			set_path2(&path, "servers[%zu].nics[%zu].transport", i, k);
+			part_known(diag, &path, "transport", n->transport, catalog_transport(cat, n->transport),
+				   &cat->transports, sizeof(struct cat_transport));
+		}
+	}
+	for (i = 0; i < d->domains.n; i++) {
+		const struct domain_group *m = DESIGN_DOMAIN(d, i);
+		set_path(&path, "domains[%zu].tray", i);
+		part_known(diag, &path, "switch tray", m->tray, catalog_fabric(cat, m->tray), &cat->fabrics,
+			   sizeof(struct cat_fabric));
+	}
+	for (i = 0; i < d->switches.n; i++) {
+		const struct switch_group *sw = DESIGN_SWITCH(d, i);
+		set_path(&path, "switches[%zu].model", i);
+		part_known(diag, &path, "switch", sw->model, catalog_switch(cat, sw->model), &cat->switches,
+			   sizeof(struct cat_switch));
+	}
+	for (i = 0; i < d->bundles.n; i++) {
+		const struct bundle *b = DESIGN_BUNDLE(d, i);
+		set_path(&path, "bundles[%zu].cable", i);
+		part_known(diag, &path, "cable", b->cable, catalog_cable(cat, b->cable), &cat->cables,
+			   sizeof(struct cat_cable));
+	}
+	return diag->n_errors - before;
+}
+
 static int check_with(const struct design *d, const struct catalog *cat, const struct bend *be, const long *down,
 		      const long *up, struct ncf_diag *diag)
 {

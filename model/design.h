@@ -211,6 +211,10 @@ void design_catalog_take(const struct design *d, struct catalog *shipped, struct
  * (NIC faster than its slot, unconnected NICs, mismatched speeds, ...). Paths name the
  * field, e.g. "servers[0].gpu". Returns the number of errors. */
 int design_check(const struct design *d, const struct catalog *cat, struct ncf_diag *diag);
+/* Only the part names of d that cat lacks (a GPU, NIC, switch, cable... that is not in it),
+ * each at its path: errors that stand whatever the design's other fields say, for a design
+ * that could not be read whole (an unknown key) to show beside the errors of reading it. */
+int design_check_parts(const struct design *d, const struct catalog *cat, struct ncf_diag *diag);
 /* design_check with the ports per switch already counted (switch_ports_all of d). */
 int design_check_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
 		       struct ncf_diag *diag);

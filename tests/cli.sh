@@ -822,6 +822,12 @@ has "self bundle: where and why" "$TMP/err" "self.yaml:32:21: a bundle from 'tor
 sed 's/^  - name: tor$/  - name: tor/; s/^    count: 1$/    count: 2/; s/^    wiring: tor$/    wiring: spread\n  - {from: tor, to: tor, links_each: 1, speed_gbps: 100}/' share/examples/reference-case.yaml >"$TMP/self2.yaml"
 expect "self bundle of two switches: one peer link" 0 "$BIN" report "$TMP/self2.yaml"
 has "self bundle of two: 1 link" "$TMP/out" "tor -> tor: 1 link x 100 Gb/s"
+# An unknown key does not hide an unknown part: both, in file order.
+sed '0,/    count: 4$/s//    cout: 4/; s/sn2700/sn270/; s/a100-sxm4-80gb/a100-sxm4-80g/' share/examples/reference-case.yaml >"$TMP/d2.yaml"
+expect "unknown key and unknown parts" 2 "$BIN" report "$TMP/d2.yaml"
+if [ "$(sed 's/.*d2.yaml://' "$TMP/err")" = "10:5: unknown key 'cout' in server group (did you mean 'count'?)
+12:10: unknown GPU 'a100-sxm4-80g' (did you mean 'a100-sxm4-80gb'?)
+25:12: unknown switch 'sn270' (did you mean 'sn2700'?)" ]; then ok "all three errors in one run, in file order"; else bad "errors of d2.yaml" "$(cat "$TMP/err")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
