@@ -246,17 +246,25 @@ static bool servers_below(const struct design *d, const char *name)
 	return false;
 }
 
-static void say_job_fails(struct fail_effect *e, const char *what)
+/* The job fails and restarts. lost: servers are left out (they have no network on this
+ * fabric); else every rank of the restarted job runs at the degraded node's minimum. */
+static void say_job_fails_as(struct fail_effect *e, const char *what, bool lost)
 {
 	e->response = FR_JOB_FAILS;
 	e->detect_s = fail_detect_seconds(20, 7);
 	snprintf(e->nccl, sizeof e->nccl,
 		 "%s: NCCL does not fail over to another NIC (nccl#998: \"If something fails ... NCCL is going to fail\"); "
 		 "the job errors after NCCL_IB_TIMEOUT x NCCL_IB_RETRY_CNT = 4.096 us x 2^20 x 7 = %.1f s, the framework "
-		 "aborts and restarts from its last checkpoint. Restarted on the degraded node, every rank runs at the "
-		 "minimum channel count and NIC speed over all ranks (NCCL src/init.cc:1436-1442), so the whole job runs "
-		 "as below (fabric-physics.md 9.2)",
-		 what, e->detect_s);
+		 "aborts and restarts from its last checkpoint%s (ncfabric(1) FAILURES)",
+		 what, e->detect_s,
+		 lost ? " without the servers that have no network, if the job still fits on the rest, as below"
+		      : ". Restarted on the degraded node, every rank runs at the minimum channel count and NIC speed over "
+			"all ranks (NCCL src/init.cc:1436-1442), so the whole job runs as below");
+}
+
+static void say_job_fails(struct fail_effect *e, const char *what)
+{
+	say_job_fails_as(e, what, false);
 }
 
 static void say_reroute(struct fail_effect *e, const struct design *d)
@@ -267,12 +275,12 @@ static void say_reroute(struct fail_effect *e, const struct design *d)
 			 "the fabric reroutes and the job continues: on Ethernet ECMP drops the member and re-hashes the "
 			 "flows over U - 1 uplinks (hash-threshold ECMP moves flows that did not use it too; resilient hashing "
 			 "only the failed member's), so collisions rise; on InfiniBand SHIELD uses another port at once and the "
-			 "SM recomputes the tables. NCCL itself sees nothing (fabric-physics.md 9.1)");
+			 "SM recomputes the tables. NCCL itself sees nothing (ncfabric(1) FAILURES)");
 	else
 		snprintf(e->nccl, sizeof e->nccl,
 			 "the fabric reroutes and the job continues: adaptive routing (or spraying) spreads the traffic over "
 			 "the remaining links; on InfiniBand SHIELD uses another port at once and the SM recomputes the tables. "
-			 "NCCL itself sees nothing (fabric-physics.md 9.1)");
+			 "NCCL itself sees nothing (ncfabric(1) FAILURES)");
 }
 
 static bool nic_multiport(const struct design *d, const struct catalog *cat, int sg)
@@ -286,6 +294,16 @@ static bool nic_multiport(const struct design *d, const struct catalog *cat, int
 			return true;
 	}
 	return false;
+}
+
+/* Bundles with group name at either end. */
+static int bundles_naming(const struct design *d, const char *name)
+{
+	size_t i;
+	int n = 0;
+	for (i = 0; i < d->bundles.n; i++)
+		n += !strcmp(DESIGN_BUNDLE(d, i)->from, name) || !strcmp(DESIGN_BUNDLE(d, i)->to, name);
+	return n;
 }
 
 static bool apply_link(struct design *d, const struct catalog *cat, const struct fail_spec *s, struct fail_effect *e,
@@ -307,6 +325,21 @@ static bool apply_link(struct design *d, const struct catalog *cat, const struct
 		return fail_err(err, errsz, "%d bundles are %s->%s: which one's link is meant is ambiguous", found, s->group,
 				s->to);
 	sg = find_server(d, s->group);
+	if (sg >= 0 && s->links == DESIGN_BUNDLE(d, bi)->links_each && DESIGN_SERVER(d, sg)->count > 1 &&
+	    bundles_naming(d, s->group) == 1) {
+		/* One server loses every link of its only bundle: it has no network left, so the
+		 * job restarts without it (as under a dead top-of-rack switch), if it still fits. */
+		struct server_group *g = DESIGN_SERVER(d, sg);
+		if (g->domain[0])
+			return fail_err(err, errsz, "link:%s->%s:%d: the server is part of an NVLink domain: not modelled",
+					s->group, s->to, s->links);
+		snprintf(e->change, sizeof e->change,
+			 "'%s': %d -> %d servers (one loses all %d of its links to '%s': no network left)", g->name,
+			 g->count, g->count - 1, s->links, s->to);
+		g->count--;
+		say_job_fails_as(e, "a server's every link down (it has no network)", true);
+		return true;
+	}
 	if (!cut_links(d, bi, s->links, e->change, sizeof e->change, err, errsz))
 		return false;
 	if (sg >= 0) {
@@ -463,7 +496,7 @@ static bool apply_switch(struct design *d, const struct fail_spec *s, struct fai
 	sw = find_switch(d, s->group);
 	DESIGN_SWITCH(d, sw)->count = c - 1;
 	if (lost_servers)
-		say_job_fails(e, "a top-of-rack switch down (its servers lose that network)");
+		say_job_fails_as(e, "a top-of-rack switch down (its servers lose that network)", true);
 	else if (to_servers)
 		say_job_fails(e, "a leaf down (its servers' NIC links are dead)");
 	else
@@ -607,7 +640,7 @@ void fail_evaluate(const struct design *d, const struct catalog *cat, const stru
 			snprintf(out->effect.nccl, sizeof out->effect.nccl,
 				 "some of the job's nodes have no path left to each other: their NCCL connections time out "
 				 "(NCCL_IB_TIMEOUT x NCCL_IB_RETRY_CNT = %.1f s) and the job cannot restart on this fabric "
-				 "(fabric-physics.md 9.2)",
+				 "(ncfabric(1) FAILURES)",
 				 fail_detect_seconds(20, 7));
 			out->effect.detect_s = fail_detect_seconds(20, 7);
 		}

@@ -248,6 +248,27 @@ Test(failure, a_switch_link_down)
 	cr_assert(o.effect.caveat[0]);
 }
 
+/* All 4 links of one server of fail-8spine (its only bundle): that server has no network,
+ * the job (all GPUs, TP 8) restarts on the other 31: 31 x 8 = 248 GPUs. The other servers
+ * keep their 4 links each: the ceiling stays 4 x 400 Gb/s / 8 = 200 GB/s per node. Fewer than
+ * all of them: every server runs at L - N (NCCL's minimum over the ranks), 4 - 1 = 3 ports. */
+Test(failure, a_server_losing_every_link_leaves_the_job)
+{
+	struct fail_point before, b2;
+	static struct fail_outcome all, one;
+	outcome("tests/data/fail-8spine.yaml", "link:gpu->leaf:4", &before, &all);
+	cr_assert_eq(before.gpus, 256);
+	cr_assert_eq(all.after.gpus, 248);
+	cr_assert_eq(all.after.ports, 4);
+	cr_assert_eq(all.effect.response, FR_JOB_FAILS);
+	cr_assert(strstr(all.effect.change, "'gpu': 32 -> 31 servers (one loses all 4 of its links to 'leaf'"), "%s",
+		  all.effect.change);
+	cr_assert(strstr(all.effect.nccl, "without the servers that have no network"), "%s", all.effect.nccl);
+	outcome("tests/data/fail-8spine.yaml", "link:gpu->leaf", &b2, &one);
+	cr_assert_eq(one.after.gpus, 256);
+	cr_assert_eq(one.after.ports, 3);
+}
+
 Test(failure, what_cannot_be_modelled_is_refused)
 {
 	struct design d, after;
