@@ -816,6 +816,38 @@ static bool names_group(const char *names, const char *group, const char *domain
 	return false;
 }
 
+/* Megatron asserts global_batch % (micro_batch_size x DP) == 0 (its micro-batch calculator,
+ * "global batch size (..) is not divisible by micro batch size (..) times data parallel size
+ * (..)"): a micro-batch is whole sequences. A warning, not an error: the model still runs
+ * (the average micro-batch, or the whole micro-batches) and files that loaded keep loading. */
+static void check_whole_micro_batches(const struct job *j, const struct job_shape *s, struct ncf_diag *diag)
+{
+	long gb = j->global_batch, mbs = j->micro_batch_size, per = (long)s->dp * (mbs > 0 ? mbs : s->micro_batches);
+	long lo, hi;
+	char whole[80];
+	if (gb <= 0 || per <= 0 || gb % per == 0)
+		return;
+	lo = gb / per * per;
+	hi = lo + per;
+	if (lo)
+		snprintf(whole, sizeof whole, "%ld or %ld", lo, hi);
+	else
+		snprintf(whole, sizeof whole, "%ld", hi);
+	if (mbs > 0)
+		diag_add(diag, NCF_WARNING, "job.global_batch",
+			 "global_batch %ld is not a multiple of DP %d x micro_batch_size %ld = %ld, which Megatron refuses "
+			 "(it asserts global_batch %% (micro_batch_size x DP) == 0); the model runs %d micro-batch%s of %ld, "
+			 "%ld sequences (global_batch %s is whole)",
+			 gb, s->dp, mbs, per, s->micro_batches, s->micro_batches == 1 ? "" : "es", mbs, lo, whole);
+	else
+		diag_add(diag, NCF_WARNING, "job.global_batch",
+			 "a micro-batch of %.4g sequences: global_batch %ld is not a multiple of DP %d x %d micro-batch%s a "
+			 "step = %ld, which Megatron refuses (it asserts global_batch %% (micro_batch_size x DP) == 0); the "
+			 "model runs %s %.4g (global_batch %s is whole)",
+			 (double)gb / per, gb, s->dp, s->micro_batches, s->micro_batches == 1 ? "" : "es", per,
+			 (double)gb / per < 1 ? "at least" : "the average,", s->micro_seqs, whole);
+}
+
 static void check_job(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	const struct job *j = &d->job;
@@ -842,10 +874,13 @@ static void check_job(const struct design *d, const struct catalog *cat, struct 
 		const char *field = "job";
 		if (!job_shape(j, used, 0, &s, why, sizeof why, &field))
 			diag_add(diag, NCF_ERROR, field, "%s", why);
-		else if (j->dp && j->dp != s.dp)
-			diag_add(diag, NCF_WARNING, "job.dp",
-				 "a design that does not match the job: DP %d x TP %d x PP %d x CP %d = %ld, not the %ld GPUs taking part; the model runs DP %d",
-				 j->dp, s.tp, s.pp, s.cp, (long)j->dp * s.replica, used, s.dp);
+		else {
+			check_whole_micro_batches(j, &s, diag);
+			if (j->dp && j->dp != s.dp)
+				diag_add(diag, NCF_WARNING, "job.dp",
+					 "a design that does not match the job: DP %d x TP %d x PP %d x CP %d = %ld, not the %ld GPUs taking part; the model runs DP %d",
+					 j->dp, s.tp, s.pp, s.cp, (long)j->dp * s.replica, used, s.dp);
+		}
 	}
 	if ((j->algo == ALGO_NVLS || j->algo == ALGO_NVLSTREE) && !nvls)
 		diag_add(diag, NCF_WARNING, "job.algo",

@@ -818,16 +818,26 @@ has ":fail of nothing says why" "$TMP/fail3.txt" ":fail switch:nowhere: switch: 
 # A bundle from a one-member group to itself makes no links: an error at its 'to'.
 sed 's/^    wiring: tor$/    wiring: tor\n  - {from: tor, to: tor, links_each: 1, speed_gbps: 100}/' share/examples/reference-case.yaml >"$TMP/self.yaml"
 expect "self bundle of one switch is refused" 2 "$BIN" report "$TMP/self.yaml"
-has "self bundle: where and why" "$TMP/err" "self.yaml:32:21: a bundle from 'tor' to itself links its members to one another (peer links), but 'tor' has 1 member: it makes no links"
+has "self bundle: where and why" "$TMP/err" "self.yaml:35:21: a bundle from 'tor' to itself links its members to one another (peer links), but 'tor' has 1 member: it makes no links"
 sed 's/^  - name: tor$/  - name: tor/; s/^    count: 1$/    count: 2/; s/^    wiring: tor$/    wiring: spread\n  - {from: tor, to: tor, links_each: 1, speed_gbps: 100}/' share/examples/reference-case.yaml >"$TMP/self2.yaml"
 expect "self bundle of two switches: one peer link" 0 "$BIN" report "$TMP/self2.yaml"
 has "self bundle of two: 1 link" "$TMP/out" "tor -> tor: 1 link x 100 Gb/s"
 # An unknown key does not hide an unknown part: both, in file order.
 sed '0,/    count: 4$/s//    cout: 4/; s/sn2700/sn270/; s/a100-sxm4-80gb/a100-sxm4-80g/' share/examples/reference-case.yaml >"$TMP/d2.yaml"
 expect "unknown key and unknown parts" 2 "$BIN" report "$TMP/d2.yaml"
-if [ "$(sed 's/.*d2.yaml://' "$TMP/err")" = "10:5: unknown key 'cout' in server group (did you mean 'count'?)
-12:10: unknown GPU 'a100-sxm4-80g' (did you mean 'a100-sxm4-80gb'?)
-25:12: unknown switch 'sn270' (did you mean 'sn2700'?)" ]; then ok "all three errors in one run, in file order"; else bad "errors of d2.yaml" "$(cat "$TMP/err")"; fi
+if [ "$(sed 's/.*d2.yaml://' "$TMP/err")" = "13:5: unknown key 'cout' in server group (did you mean 'count'?)
+15:10: unknown GPU 'a100-sxm4-80g' (did you mean 'a100-sxm4-80gb'?)
+28:12: unknown switch 'sn270' (did you mean 'sn2700'?)" ]; then ok "all three errors in one run, in file order"; else bad "errors of d2.yaml" "$(cat "$TMP/err")"; fi
+# A fractional micro-batch is a warning that names the numbers (Megatron asserts).
+expect "report: the reference job's micro-batch" 0 "$BIN" report
+has "report: 48 over DP 32 is 1.5" "$TMP/out" "warning: a micro-batch of 1.5 sequences: global_batch 48 is not a multiple of DP 32 x 1 micro-batch a step = 32, which Megatron refuses"
+has "report: the whole ones" "$TMP/out" "the model runs the average, 1.5 (global_batch 32 or 64 is whole)"
+sed 's/global_batch: 48/global_batch: 100\n  micro_batch_size: 2/' share/examples/reference-case.yaml >"$TMP/mbs.yaml"
+expect "report: micro_batch_size 2" 0 "$BIN" report "$TMP/mbs.yaml"
+has "report: 100 over 32 x 2: one micro-batch of 2, 64 sequences" "$TMP/out" "global_batch 100 is not a multiple of DP 32 x micro_batch_size 2 = 64, which Megatron refuses (it asserts global_batch % (micro_batch_size x DP) == 0); the model runs 1 micro-batch of 2, 64 sequences (global_batch 64 or 128 is whole)"
+sed 's/global_batch: 48/global_batch: 64/' share/examples/reference-case.yaml >"$TMP/gb64.yaml"
+expect "report: 64 over DP 32" 0 "$BIN" report "$TMP/gb64.yaml"
+if grep -q "micro-batch of" "$TMP/out"; then bad "64 over DP 32 is whole: no warning"; else ok "64 over DP 32 is whole: no warning"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
