@@ -3,6 +3,8 @@
 #include "model/cableplan.h"
 #include "model/topo.h"
 #include "io/codec.h"
+#include "io/parse.h"
+#include "io/file.h"
 #include "io/safetext.h"
 #include "model/alloc.h"
 #include <errno.h>
@@ -151,6 +153,46 @@ bool design_save(const struct design *d, const char *path, char *err, size_t err
 		return false;
 	}
 	ok = file_write_atomic(path, text, strlen(text), err, errsz);
+	free(text);
+	return ok;
+}
+
+bool design_save_keeping(const struct design *d, const char *path, const char *from, bool *dropped, char *err,
+			 size_t errsz)
+{
+	enum file_format fmt = format_guess(path, "", 0);
+	char *text = design_to_text(d, fmt), *old, why[256];
+	size_t len = 0, head = 0, n;
+	bool ok, others = false;
+	if (dropped)
+		*dropped = false;
+	if (!text) {
+		snprintf(err, errsz, "cannot format the design: %s", tree_write_problem());
+		return false;
+	}
+	if (!from)
+		from = path;
+	old = file_read(from, &len, why, sizeof why);
+	if (old && format_guess(from, old, len) == FMT_YAML) {
+		others = yaml_comments(old, len, &head);
+		if (fmt == FMT_JSON) {
+			others = others || memchr(old, '#', head) != NULL;
+			head = 0;
+		}
+	}
+	if (dropped)
+		*dropped = others;
+	n = strlen(text);
+	if (head) {
+		char *both = xmalloc(head + n + 1);
+		memcpy(both, old, head);
+		memcpy(both + head, text, n + 1);
+		free(text);
+		text = both;
+		n += head;
+	}
+	free(old);
+	ok = file_write_atomic(path, text, n, err, errsz);
 	free(text);
 	return ok;
 }

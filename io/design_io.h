@@ -29,6 +29,13 @@ int design_check_loaded(const struct design *d, const struct catalog *shipped, s
 char *design_to_text(const struct design *d, enum file_format fmt);
 /* Atomic save to path (format from its name). Returns false with errno-style text in err. */
 bool design_save(const struct design *d, const char *path, char *err, size_t errsz);
+/* design_save that keeps the leading comment block (yaml_comments) of the YAML file `from`
+ * (NULL: path itself, as it is on disk before the save) at the top of a YAML path: libyaml's
+ * emitter writes no comments, so that block is written as it stood, before the emitter's
+ * text. *dropped (may be NULL) says whether from had comments that were not kept (every one
+ * of them for a JSON path). A from that cannot be read keeps nothing and drops nothing. */
+bool design_save_keeping(const struct design *d, const char *path, const char *from, bool *dropped, char *err,
+			 size_t errsz);
 
 bool catalog_load_text(const char *buf, size_t len, enum file_format fmt, struct catalog *out, struct ncf_diag *diag);
 bool catalog_load_file(const char *path, struct catalog *out, struct ncf_diag *diag);

@@ -17,6 +17,14 @@ struct tnode *parse_text(const char *buf, size_t len, enum file_format fmt, stru
  * no known extension, from the first character of the text. */
 enum file_format format_guess(const char *name, const char *buf, size_t len);
 
+/* The comments of YAML text buf (len bytes). *head is the length of its leading comment
+ * block: the lines before its first other line that are blank or a comment, each with its
+ * newline. Returns whether a comment stands anywhere after that block (a '#' between two of
+ * libyaml's tokens, so never one inside a quoted or block scalar; text libyaml cannot scan
+ * counts any '#' after the block). libyaml has no comment events: this is how a writer
+ * knows what it drops. */
+bool yaml_comments(const char *buf, size_t len, size_t *head);
+
 /* False, with an error at its position, if buf holds a NUL byte. */
 bool text_check_nul(const char *buf, size_t len, struct ncf_diag *diag);
 /* 1-based line and column of byte offset off in buf. */

@@ -257,3 +257,61 @@ struct tnode *parse_text(const char *buf, size_t len, enum file_format fmt, stru
 {
 	return fmt == FMT_JSON ? parse_json(buf, len, diag) : parse_yaml(buf, len, diag);
 }
+
+/* Byte offset of character index ci in UTF-8 buf (libyaml's marks count characters). */
+static size_t char_offset(const char *buf, size_t len, size_t *at_byte, size_t *at_char, size_t ci)
+{
+	if (ci < *at_char)
+		*at_byte = *at_char = 0;
+	while (*at_char < ci && *at_byte < len) {
+		(*at_byte)++;
+		while (*at_byte < len && ((unsigned char)buf[*at_byte] & 0xC0) == 0x80)
+			(*at_byte)++;
+		(*at_char)++;
+	}
+	return *at_byte;
+}
+
+bool yaml_comments(const char *buf, size_t len, size_t *head)
+{
+	yaml_parser_t p;
+	yaml_token_t t;
+	size_t i = 0, byte = 0, chr = 0, from = 0;
+	bool found = false, done = false;
+	/* The leading block, line by line. */
+	*head = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && (buf[j] == ' ' || buf[j] == '\t'))
+			j++;
+		if (j < len && buf[j] != '\n' && buf[j] != '\r' && buf[j] != '#')
+			break;
+		while (j < len && buf[j] != '\n')
+			j++;
+		if (j >= len)
+			break; /* a last line without its newline is not whole: left to the rest */
+		i = j + 1;
+		*head = i;
+	}
+	if (!yaml_parser_initialize(&p))
+		return memchr(buf + *head, '#', len - *head) != NULL;
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	while (!done && !found) {
+		size_t start, end;
+		if (!yaml_parser_scan(&p, &t)) {
+			found = memchr(buf + *head, '#', len - *head) != NULL;
+			break;
+		}
+		start = char_offset(buf, len, &byte, &chr, t.start_mark.index);
+		if (start > from && start <= len) {
+			size_t a = from > *head ? from : *head;
+			found = a < start && memchr(buf + a, '#', start - a) != NULL;
+		}
+		end = char_offset(buf, len, &byte, &chr, t.end_mark.index);
+		from = end > from ? end : from;
+		done = t.type == YAML_STREAM_END_TOKEN;
+		yaml_token_delete(&t);
+	}
+	yaml_parser_delete(&p);
+	return found;
+}

@@ -838,6 +838,28 @@ has "report: 100 over 32 x 2: one micro-batch of 2, 64 sequences" "$TMP/out" "gl
 sed 's/global_batch: 48/global_batch: 64/' share/examples/reference-case.yaml >"$TMP/gb64.yaml"
 expect "report: 64 over DP 32" 0 "$BIN" report "$TMP/gb64.yaml"
 if grep -q "micro-batch of" "$TMP/out"; then bad "64 over DP 32 is whole: no warning"; else ok "64 over DP 32 is whole: no warning"; fi
+# A save keeps the file's leading comment block and says once that it dropped the others.
+cp share/examples/reference-case.yaml "$TMP/cm.yaml"
+sed -i 's/^  - name: tor$/  # the one ToR\n  - name: tor/; s/^name: reference-case$/name: "reference # case"/' "$TMP/cm.yaml"
+printf '+\nw\n+\nw\n' >"$TMP/cm.keys"
+expect "save keeps the header: designer" 0 "$BIN" --script "$TMP/cm.keys" --dump-screen "$TMP/cm.txt" "$TMP/cm.yaml"
+if [ "$(head -7 "$TMP/cm.yaml")" = "$(head -7 share/examples/reference-case.yaml)" ] && sed -n 8p "$TMP/cm.yaml" | grep -q '^ncfabric: 1$'; then ok "save keeps the 7 header lines, then the design"; else bad "header after save" "$(head -9 "$TMP/cm.yaml")"; fi
+if grep -q "the one ToR" "$TMP/cm.yaml"; then bad "an inner comment is not written back"; else ok "an inner comment is not written back"; fi
+has "the quoted '#' is not a comment and stays" "$TMP/cm.yaml" "name: 'reference # case'"
+printf '+\nw\n' >"$TMP/cm1.keys"
+cp share/examples/reference-case.yaml "$TMP/cm1.yaml"
+sed -i 's/^  - name: tor$/  - name: tor # the one ToR/' "$TMP/cm1.yaml"
+expect "save of a file with a trailing comment" 0 "$BIN" --script "$TMP/cm1.keys" --dump-screen "$TMP/cm1.txt" "$TMP/cm1.yaml"
+has "the save says the comments went" "$TMP/cm1.txt" "saved $TMP/cm1.yaml; comments below its header"
+has "FILE~ has them" "$TMP/cm1.yaml~" "  - name: tor # the one ToR"
+cp share/examples/reference-case.yaml "$TMP/cm2.yaml"
+expect "save of a file with only a header" 0 "$BIN" --script "$TMP/cm1.keys" --dump-screen "$TMP/cm2.txt" "$TMP/cm2.yaml"
+if grep -q "comments below" "$TMP/cm2.txt"; then bad "only a header: nothing dropped, nothing said"; else ok "only a header: nothing dropped, nothing said"; fi
+has "only a header: saved" "$TMP/cm2.txt" "saved $TMP/cm2.yaml"
+printf ':w %s/cm3.json\n' "$TMP" >"$TMP/cm3.keys"
+cp share/examples/reference-case.yaml "$TMP/cm3.yaml"
+expect "save as JSON" 0 "$BIN" --script "$TMP/cm3.keys" --dump-screen "$TMP/cm3.txt" "$TMP/cm3.yaml"
+has "JSON keeps no comments, and says so" "$TMP/cm3.txt" "saved $TMP/cm3.json; JSON keeps no comments"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "io/builtin.h"
 #include "io/design_io.h"
+#include "io/parse.h"
 #include "io/safetext.h"
 #include "model/inventory.h"
 
@@ -557,4 +558,23 @@ Test(io, builtin_catalog_parts_are_borrowed)
 	catalog_free(&b);
 	design_free(&d);
 	diag_free(&diag);
+/* Which comments a save leaves out: the leading block (comment and blank lines, each with its
+ * newline) is measured in bytes; a '#' in a quoted or block scalar is no comment. */
+Test(io, comments_a_save_knows_of)
+{
+	size_t head;
+	const char *a = "# one\n\n  # two\nname: x\n", *b = "# h\nname: 'a # b'\nd: |\n  # text\n";
+	const char *c = "# h\nname: x # said\n", *e = "name: x\n", *f = "# é\n# ü\nname: \"é\" # c\n";
+	cr_assert(!yaml_comments(a, strlen(a), &head));
+	cr_assert_eq(head, 15);
+	cr_assert(!yaml_comments(b, strlen(b), &head));
+	cr_assert_eq(head, 4);
+	cr_assert(yaml_comments(c, strlen(c), &head));
+	cr_assert_eq(head, 4);
+	cr_assert(!yaml_comments(e, strlen(e), &head));
+	cr_assert_eq(head, 0);
+	/* libyaml counts characters, not bytes: the UTF-8 before the comment does not shift it. */
+	cr_assert(yaml_comments(f, strlen(f), &head));
+	cr_assert_eq(head, 10);
+	cr_assert(!yaml_comments(f, strlen(f) - 4, &head));
 }

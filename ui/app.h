@@ -289,6 +289,7 @@ struct app {
 	} stash;
 	long long disk_mtime_ns, disk_size; /* the file as last loaded or saved; -1: none */
 	bool disk_noted;              /* a change on disk was already reported */
+	bool comments_noted;          /* a save already said it dropped comments (said once) */
 	int plot;                     /* enum plot_kind */
 	int inside_id, inside_cur;
 	int tmpl_cur;

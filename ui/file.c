@@ -4,6 +4,7 @@
 #include "ui/modes.h"
 #include "io/design_io.h"
 #include "io/export.h"
+#include "io/parse.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,14 +51,28 @@ void mark_saved(struct app *app)
 
 unsigned save_to(struct app *app, const char *path)
 {
-	char err[600];
+	char err[600], note[sizeof app->file + 120] = "";
+	const char *from;
+	bool dropped = false;
 	if (!path || !path[0])
 		return say(app, true, "the built-in design has no file: :w NAME saves it");
 	if (app->file_broken && !strcmp(path, app->file))
 		return say(app, true, "not saved: %s did not load, and saving would overwrite it with this design; fix it and :e!, or :w OTHER",
 			   path);
-	if (!design_save(&app->design, path, err, sizeof err))
+	/* The leading comment block of the design's own file is kept (under a new name too);
+	 * other comments cannot be written back by libyaml: said once, FILE~ has them. */
+	from = app->file[0] && !app->file_broken ? app->file : path;
+	if (!design_save_keeping(&app->design, path, from, &dropped, err, sizeof err))
 		return say(app, true, "not saved: %s (the design is still here)", err);
+	if (dropped && !app->comments_noted) {
+		app->comments_noted = true;
+		if (!strcmp(from, path))
+			snprintf(note, sizeof note, "; comments below its header not kept: %.200s~ has them", path);
+		else if (format_guess(path, "", 0) == FMT_JSON)
+			snprintf(note, sizeof note, "; JSON keeps no comments: %.200s has them", from);
+		else
+			snprintf(note, sizeof note, "; comments below the header not kept: %.200s has them", from);
+	}
 	if (path != app->file)
 		snprintf(app->file, sizeof app->file, "%s", path);
 	app->file_broken = false;
@@ -70,9 +85,9 @@ unsigned save_to(struct app *app, const char *path)
 		snprintf(gone, sizeof gone, "%s", app->restored_from);
 		app->restored_from[0] = '\0';
 		if (unlink(gone) == 0)
-			return say(app, false, "saved %s (recovery file %s removed)", app->file, gone);
+			return say(app, false, "saved %s (recovery file %s removed)%s", app->file, gone, note);
 	}
-	return say(app, false, "saved %s", app->file);
+	return say(app, false, "saved %s%s", app->file, note);
 }
 
 unsigned save_as(struct app *app, const char *name, bool quit)
