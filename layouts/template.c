@@ -475,7 +475,7 @@ static bool build_reference(struct editor *ed, const struct tvalues *v, char *er
 {
 	struct server_spec s = { "a100", "hgx-a100-8gpu", "a100-sxm4-80gb", "nvswitch-gen2", NULL, "connectx-5-roce-100g",
 				 4, 8, CPU_AMD, 4, 0, 0 };
-	struct job_spec j = { "GPT-2 1.5B", 1.5, 0.8, 48, 1600, 1024, 48, 1, 1, 1, 0, false };
+	struct job_spec j = { "GPT-2 1.5B", 1.5, 0.8, 48, 1600, 1024, 64, 1, 1, 1, 0, false };
 	struct bundle b;
 	long racks = ival(v, RC_RACKS), up = ival(v, RC_UPLINKS);
 	if (4 % racks)
