@@ -119,9 +119,34 @@ struct job_spec {
 	bool sequence_parallel;
 };
 
-static bool set_job(struct editor *ed, const struct job_spec *j, char *err, size_t errsz)
+/* Megatron runs whole micro-batches (global_batch a multiple of micro-batch size x DP; the
+ * design check warns otherwise): on the design's GPUs, fewer micro-batches a step when the
+ * batch is too small for them, then a batch rounded up to whole micro-batches. */
+static void whole_micro_batches(const struct design *d, struct job_spec *j)
 {
-	bool ok = set(ed, "job.name", "%s", j->name) && set(ed, "job.params_b", "%g", j->params_b) &&
+	long gpus = 0, dp, per;
+	size_t i;
+	int tp = j->tp > 0 ? j->tp : 1, pp = j->pp > 0 ? j->pp : 1;
+	for (i = 0; i < d->servers.n; i++)
+		gpus += (long)DESIGN_SERVER(d, i)->count * DESIGN_SERVER(d, i)->gpus;
+	dp = gpus / ((long)tp * pp);
+	if (dp < 1 || j->global_batch <= 0)
+		return;
+	if (j->micro_batches < 1)
+		j->micro_batches = 1;
+	while (j->micro_batches > 1 && j->global_batch < dp * j->micro_batches)
+		j->micro_batches /= 2;
+	per = dp * j->micro_batches;
+	if (j->global_batch % per)
+		j->global_batch = (int)((j->global_batch / per + 1) * per);
+}
+
+static bool set_job(struct editor *ed, const struct job_spec *spec, char *err, size_t errsz)
+{
+	struct job_spec whole = *spec, *j = &whole;
+	bool ok;
+	whole_micro_batches(ed->d, &whole);
+	ok = set(ed, "job.name", "%s", j->name) && set(ed, "job.params_b", "%g", j->params_b) &&
 		  set(ed, "job.layers", "%d", j->layers) && set(ed, "job.hidden", "%d", j->hidden) &&
 		  set(ed, "job.seq_len", "%d", j->seq_len) && set(ed, "job.global_batch", "%d", j->global_batch) &&
 		  set(ed, "job.tp", "%d", j->tp > 0 ? j->tp : 1) && set(ed, "job.pp", "%d", j->pp > 0 ? j->pp : 1) &&
