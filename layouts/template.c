@@ -532,6 +532,9 @@ static bool build_reference(struct editor *ed, const struct tvalues *v, char *er
 			   up) &&
 		       add_servers(ed, &s, err, errsz) && add_switches(ed, "tor", ROLE_LEAF, (int)racks, "sn2700", err, errsz) &&
 		       add_switches(ed, "spine", ROLE_SPINE, 2, "sn2700", err, errsz) &&
+		       /* The racks are the template's, not the power budget's (4 of these fit one
+			* rack): each holds 4 / racks servers and the ToR above them. */
+		       ed_ok(ed, set(ed, "physical.servers_per_rack", "%ld", 4 / racks), err, errsz) &&
 		       ed_ok(ed, ed_add_bundle(ed, &b, NULL), err, errsz) && ed_ok(ed, ed_add_bundle(ed, &u, NULL), err, errsz) &&
 		       set_job(ed, &j, err, errsz) &&
 		       ed_ok(ed, set(ed, "job.gpus", "32") && set(ed, "job.dp", "32"), err, errsz);

@@ -860,6 +860,10 @@ printf ':w %s/cm3.json\n' "$TMP" >"$TMP/cm3.keys"
 cp share/examples/reference-case.yaml "$TMP/cm3.yaml"
 expect "save as JSON" 0 "$BIN" --script "$TMP/cm3.keys" --dump-screen "$TMP/cm3.txt" "$TMP/cm3.yaml"
 has "JSON keeps no comments, and says so" "$TMP/cm3.txt" "saved $TMP/cm3.json; JSON keeps no comments"
+# The racks of the reference-case template are its own: 2 servers and their ToR in each.
+"$BIN" new -t reference-case --set racks=2 -o "$TMP/rk2.yaml" 2>/dev/null
+expect "netbox of the 2-rack reference case" 0 "$BIN" export "$TMP/rk2.yaml" --format netbox -o "$TMP/nb-rk2"
+if [ "$(cut -d, -f1,7 "$TMP/nb-rk2/devices.csv" | tail -n +2 | sort | tr '\n' ' ')" = "a100-01,R01-01 a100-02,R01-01 a100-03,R01-03 a100-04,R01-03 spine-01,R01-02 spine-02,R01-02 tor-01,R01-01 tor-02,R01-03 " ]; then ok "2 racks: a ToR each above its 2 servers, the spines in the network rack"; else bad "2-rack placement" "$(cat "$TMP/nb-rk2/devices.csv")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
