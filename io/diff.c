@@ -1,4 +1,5 @@
 #include "io/diff.h"
+#include "io/report.h"
 #include "io/safetext.h"
 #include "io/codec.h"
 #include "io/units.h"
@@ -32,10 +33,11 @@ void diff_text(FILE *out, const struct diff_in *d)
 
 static void diff_text_raw(FILE *out, const struct diff_in *d)
 {
-	char line[400], size[32], va[48], vb[48], delta[64];
+	char line[400], size[32], va[48], vb[48], delta[64], la[4200], lb[4200];
 	size_t i;
 	int k, verdict;
-	fprintf(out, "A  %s (%s)\nB  %s (%s)\n\n", d->name_a, d->file_a, d->name_b, d->file_b);
+	fprintf(out, "A  %s %s\nB  %s %s\n\n", d->name_a, report_file_label(d->file_a, la, sizeof la), d->name_b,
+		report_file_label(d->file_b, lb, sizeof lb));
 	if (d->changes->n == 0)
 		fprintf(out, "Design changes: none\n");
 	else

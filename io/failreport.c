@@ -1,4 +1,5 @@
 #include "io/failreport.h"
+#include "io/report.h"
 #include "io/codec.h"
 #include "io/safetext.h"
 #include <cJSON.h>
@@ -74,9 +75,10 @@ static void failure_text_raw(FILE *out, const char *file, const struct design *d
 {
 	const struct fail_point *a = &o->after;
 	struct fail_shrink sh[24];
-	char name[160], label[64];
+	char name[160], label[64], flabel[4200];
 	int c, n, i;
-	fprintf(out, "ncfabric report: %s (%s) with %s down\n", d->name, file, fail_name(&o->spec, name, sizeof name));
+	fprintf(out, "ncfabric report: %s %s with %s down\n", d->name, report_file_label(file, flabel, sizeof flabel),
+		fail_name(&o->spec, name, sizeof name));
 	if (!o->ok) {
 		fprintf(out, "  not modelled: %s\n", o->why);
 		return;
@@ -201,8 +203,9 @@ static void failures_text_raw(FILE *out, const char *file, const struct design *
 			      const struct fail_outcome *o, int n)
 {
 	int i, k = 0;
-	char name[160];
-	fprintf(out, "ncfabric failures: %s (%s), every single failure ranked by what it costs the job\n", d->name, file);
+	char name[160], label[4200];
+	fprintf(out, "ncfabric failures: %s %s, every single failure ranked by what it costs the job\n", d->name,
+		report_file_label(file, label, sizeof label));
 	if (before->valid)
 		fprintf(out, "  intact: step %.2f ms, %.0f tokens/s, speedup %.1f of %d (efficiency %.1f%%)\n\n",
 			before->step_ms, before->tokens_per_s, before->speedup, before->gpus, 100 * before->efficiency);

@@ -387,7 +387,8 @@ static void nt_expect_raw(FILE *out, const struct metrics *m, const char *design
 	double sizes[40], total = 0;
 	int n = sweep_sizes(sizes, 40), k, counted = 0;
 	fprintf(out, "# ncfabric expect: %s_perf -b 8 -e 16G -f 2 on %s\n", test_names[c], design);
-	fprintf(out, "# %d ranks on %d node%s; the model's prediction, not a measurement\n", m->nccl.nranks,
+	fprintf(out, "# %d rank%s on %d node%s; the model's prediction, not a measurement\n", m->nccl.nranks,
+		m->nccl.nranks == 1 ? "" : "s",
 		m->nccl.node.nnodes, m->nccl.node.nnodes == 1 ? "" : "s");
 	fprintf(out, "#\n");
 	fprintf(out, "#%62s%31s\n", "out-of-place", "in-place");
@@ -435,8 +436,8 @@ static int nt_compare_raw(FILE *out, const struct metrics *m, const struct desig
 	const struct fabric *f = &m->fabric;
 	size_t i;
 	int low = 0, high = 0, large_low = 0, large = 0, compared = 0, t;
-	fprintf(out, "ncfabric compare: %s against %s (%s, %d ranks on %d node%s)\n", logname, d->name, test_names[c],
-		m->nccl.nranks, m->nccl.node.nnodes, m->nccl.node.nnodes == 1 ? "" : "s");
+	fprintf(out, "ncfabric compare: %s against %s (%s, %d rank%s on %d node%s)\n", logname, d->name, test_names[c],
+		m->nccl.nranks, m->nccl.nranks == 1 ? "" : "s", m->nccl.node.nnodes, m->nccl.node.nnodes == 1 ? "" : "s");
 	if (log->how[0])
 		fprintf(out, "the log: %s\n", log->how);
 	if (log->ranks && log->ranks != m->nccl.nranks)

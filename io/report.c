@@ -45,14 +45,24 @@ void report_text(FILE *out, const struct report_in *r)
 	safe_release(&cap);
 }
 
+const char *report_file_label(const char *file, char *buf, size_t size)
+{
+	if (file[0] == '(')
+		snprintf(buf, size, "%s", file);
+	else
+		snprintf(buf, size, "(%s)", file);
+	return buf;
+}
+
 static void report_text_raw(FILE *out, const struct report_in *r)
 {
+	char label[4200];
 	const struct inventory *inv = r->inv;
 	const struct design *d = r->design;
 	size_t i;
 	static const char *role_plural[] = { "leaf switches", "spine switches", "core switches" };
 
-	fprintf(out, "ncfabric report: %s (%s)\n", d->name, r->file);
+	fprintf(out, "ncfabric report: %s %s\n", d->name, report_file_label(r->file, label, sizeof label));
 	if (d->description[0])
 		fprintf(out, "  %s\n", d->description);
 	fprintf(out, "  catalog: %s\n\n", r->catalog_source);
@@ -299,8 +309,8 @@ static void report_model_text(FILE *out, const struct report_in *r)
 	if (f->note[0])
 		fprintf(out, "  note             %s\n", f->note);
 
-	fprintf(out, "\nCollectives at %s (%d ranks on %d node%s), GB/s, busbw as nccl-tests reports it\n",
-		format_size(m->bytes, sz, sizeof sz), m->nccl.nranks, m->nccl.node.nnodes, m->nccl.node.nnodes == 1 ? "" : "s");
+	fprintf(out, "\nCollectives at %s (%d rank%s on %d node%s), GB/s, busbw as nccl-tests reports it\n",
+		format_size(m->bytes, sz, sizeof sz), m->nccl.nranks, m->nccl.nranks == 1 ? "" : "s", m->nccl.node.nnodes, m->nccl.node.nnodes == 1 ? "" : "s");
 	if (d->job.algo != ALGO_AUTO || d->job.proto != PROTO_AUTO)
 		fprintf(out, "  the job sets%s%s%s%s%s\n",
 			d->job.algo != ALGO_AUTO ? " NCCL_ALGO=" : "", d->job.algo != ALGO_AUTO ? ualgo_labels[d->job.algo - 1] : "",
@@ -389,9 +399,9 @@ static void report_model_text(FILE *out, const struct report_in *r)
 			const struct dim_traffic *dt = &w->dims[i];
 			if (!dt->active)
 				continue;
-			fprintf(out, "  %-16s %.2f ms, %.2f exposed: %s, %g x %s on %d ranks (%s, %s, %.1f GB/s busbw)\n",
+			fprintf(out, "  %-16s %.2f ms, %.2f exposed: %s, %g x %s on %d rank%s (%s, %s, %.1f GB/s busbw)\n",
 				dim_label[i], dt->time_ms, dt->exposed_ms, dt->what, dt->ops, format_size(dt->bytes, sz, sizeof sz),
-				dt->ranks, dt->network ? "network" : "inside the node", ualgo_names[dt->algo], dt->busbw_GBps);
+				dt->ranks, dt->ranks == 1 ? "" : "s", dt->network ? "network" : "inside the node", ualgo_names[dt->algo], dt->busbw_GBps);
 			if (i == DIM_DP && j->zero < 3) {
 				char a[32], b[32];
 				int mid = dt->buckets - 1 - (dt->first_bytes > 0);

@@ -28,6 +28,9 @@ struct report_in {
 	const char *prices_file;        /* the user's price file, NULL: catalog prices only */
 };
 
+/* "(FILE)" for a header line, or file as it is when it is already a name in parentheses,
+ * such as "(built-in default)" (into buf). */
+const char *report_file_label(const char *file, char *buf, size_t size);
 void report_text(FILE *out, const struct report_in *r);
 /* The JSON text (caller frees), NULL on failure. */
 char *report_json(const struct report_in *r);

@@ -263,8 +263,8 @@ static void table_bottleneck(const struct design *d, struct metrics *m)
 	workload_bound(f, &m->nccl, f->node.nnodes, f->gpus > 0 ? f->gpus : 1, 0, 0, COLL_ALLREDUCE, m->bytes,
 		       &m->loss[COLL_ALLREDUCE], u, &b);
 	bound_words(f, &b, u, a->busbw_GBps, 1, bw, sizeof bw);
-	say(m->bottleneck, sizeof m->bottleneck, "AllReduce of %s on %d ranks: %s %.1f GB/s busbw%s%s",
-	    bytes_words(m->bytes, sz, sizeof sz), ar->ranks, ualgo_labels[u], a->busbw_GBps, bw[0] ? ", " : "", bw);
+	say(m->bottleneck, sizeof m->bottleneck, "AllReduce of %s on %d rank%s: %s %.1f GB/s busbw%s%s",
+	    bytes_words(m->bytes, sz, sizeof sz), ar->ranks, ar->ranks == 1 ? "" : "s", ualgo_labels[u], a->busbw_GBps, bw[0] ? ", " : "", bw);
 }
 
 /* ---- advice the model has weighed ------------------------------------------------------ */

@@ -112,8 +112,8 @@ void formulas_build(const struct metrics *m, const struct ring_lesson *l, struct
 	double bf = busbw_factor((enum coll)l->coll, l->n);
 	double comm = w->bubble_ms + w->comm_exposed_ms;
 	f->n = 0;
-	add(f, "Ring %s: n = %d ranks on %d node%s (%d per node), S = %.0f B, protocol %s, %d channels",
-	    coll_labels[l->coll], l->n, l->nodes, l->nodes == 1 ? "" : "s", l->ppn, l->bytes, nproto_names[l->proto],
+	add(f, "Ring %s: n = %d rank%s on %d node%s (%d per node), S = %.0f B, protocol %s, %d channels",
+	    coll_labels[l->coll], l->n, l->n == 1 ? "" : "s", l->nodes, l->nodes == 1 ? "" : "s", l->ppn, l->bytes, nproto_names[l->proto],
 	    l->channels);
 	add(f, "NCCL's own model: algbw A = %.2f GB/s (its busbw A x %s = %.2f GB/s)", l->nccl_algbw, factor,
 	    l->nccl_algbw * bf);

@@ -164,8 +164,8 @@ static int panel_items(const struct app *app, struct pitem *it)
 	if (app->design.job.proto != PROTO_AUTO)
 		item(it, &n, 0, ROLE_WARNING, NULL, "NCCL_PROTO=%s for the job (job.proto)",
 		     nproto_names[app->design.job.proto - 1]);
-	item(it, &n, 0, ROLE_HEADING, NULL, "%s %s busbw GB/s (%d ranks):", pattern_labels[app->pattern],
-	     format_size(m->bytes, sz, sizeof sz), cr->ranks);
+	item(it, &n, 0, ROLE_HEADING, NULL, "%s %s busbw GB/s (%d rank%s):", pattern_labels[app->pattern],
+	     format_size(m->bytes, sz, sizeof sz), cr->ranks, cr->ranks == 1 ? "" : "s");
 	for (u = 0; u < UA_COUNT; u++) {
 		const struct algo_result *a = &cr->algo[u];
 		bool shown = app->algo_view < 0 || app->algo_view == u || u == UA_P2P, run = a == runs;

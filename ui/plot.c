@@ -67,8 +67,9 @@ static void draw_busbw(const struct app *app, struct cellbuf *c, int x0, int y0,
 	int u, k, i, last = -1, x;
 	bool log_axis = app->plot_log;
 	char sz[32], t[32];
-	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "%s busbw GB/s by message size, %d ranks (v pattern, y %s axis, Esc back)",
-		       pattern_labels[app->pattern], app->metrics.colls[app->pattern].ranks, log_axis ? "linear" : "log");
+	cellbuf_printf(c, 1, 0, c->w - 2, ROLE_TITLE, "%s busbw GB/s by message size, %d rank%s (v pattern, y %s axis, Esc back)",
+		       pattern_labels[app->pattern], app->metrics.colls[app->pattern].ranks,
+		       app->metrics.colls[app->pattern].ranks == 1 ? "" : "s", log_axis ? "linear" : "log");
 	for (u = 0; u < UA_COUNT; u++)
 		for (k = 0; k < app->plot_n; k++) {
 			double v = app->plot_busbw[u][k];
