@@ -141,6 +141,7 @@ struct subcommand {
 	const char *opthelp;  /* the lines of its --help after the usage */
 	const char *operands; /* what bash completes: "design", "design log", "design design", "" */
 	int (*run)(struct ctx *x, int argc, char **argv);
+	const char *notes;    /* lines after the options (operands, exit status), or NULL */
 };
 
 static const struct subcommand *find_subcommand(const char *name);
@@ -1092,19 +1093,19 @@ static const struct subcommand subcommands[] = {
 	  "                      server), link:FROM->TO[:N] (N links of one member; quote the '>')\n"
 	  "  -P, --prices FILE   the user's prices (YAML: prices: [{part, price, currency}]) for the\n"
 	  "                      cost; without it only the catalog's stated list prices are known\n",
-	  "design", cmd_report },
+	  "design", cmd_report, NULL },
 	{ "failures", "[FILE] [--json] [--size BYTES] [--gpus N]",
 	  "every single failure (N-1) ranked by what it costs the job", "hjs:g:", failures_longs,
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
 	  "  -s, --size BYTES    the message size of the busbw numbers (default 1G)\n"
 	  "  -g, --gpus N        the job on its first N GPUs\n",
-	  "design", cmd_failures },
+	  "design", cmd_failures, NULL },
 	{ "new", "--template NAME [--set KEY=VALUE]... [-o FILE]",
 	  "a design from a template (standard output without -o)", "ht:o:", new_longs,
 	  "  -t, --template NAME a template (ncfabric templates lists them)\n"
 	  "      --set KEY=VALUE one of its parameters (as often as needed)\n"
 	  "  -o, --output FILE   where to write it (.json for JSON; - standard output)\n",
-	  "", cmd_new },
+	  "", cmd_new, NULL },
 	{ "optimize", "--template NAME --target M=V [--job FILE] [--prices FILE] [-o OUT]",
 	  "the cheapest design of a template meeting a target, and the Pareto front of cost against it", "ht:P:o:js:",
 	  optimize_longs,
@@ -1122,36 +1123,33 @@ static const struct subcommand subcommands[] = {
 	  "      --set K=V       a parameter's value off the grid (as new --set)\n"
 	  "  -o, --output OUT    write the cheapest design meeting the target (.json for JSON)\n"
 	  "  -j, --json          one JSON object (its keys are in ncfabric(1))\n"
-	  "  -s, --size BYTES    the message size of busbw (default 1G)\n"
-	  "  Exit status 1 when no candidate meets the target.\n",
-	  "", cmd_optimize },
-	{ "templates", "", "list templates with their parameters", "h", plain_longs, "", "", cmd_templates },
+	  "  -s, --size BYTES    the message size of busbw (default 1G)\n",
+	  "", cmd_optimize, "Exit status 0 when a candidate meets the target, 1 when none does, 2 trouble.\n" },
+	{ "templates", "", "list templates with their parameters", "h", plain_longs, "", "", cmd_templates, NULL },
 	{ "export", "FILE --format FMT [-o OUT]",
 	  "the design for other tools: yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim (-o PREFIX), netbox (-o DIR)",
 	  "hf:o:", export_longs,
 	  "  -f, --format FMT    yaml, json, bom-csv, bom-yaml, bom-json, dot, astra-sim, netbox\n"
 	  "  -o, --output OUT    where to write it (- standard output); a PREFIX for astra-sim, a DIR for netbox\n",
-	  "design", cmd_export },
+	  "design", cmd_export, NULL },
 	{ "expect", "FILE [--collective C] [--gpus N] [-o OUT]",
 	  "the nccl-tests table the design should produce", "hc:g:o:", nt_longs,
 	  "  -c, --collective C  allreduce (default), allgather, reducescatter, alltoall, sendrecv\n"
 	  "  -g, --gpus N        the job on its first N GPUs\n"
 	  "  -o, --output OUT    where to write it (- standard output)\n",
-	  "design", cmd_expect },
+	  "design", cmd_expect, NULL },
 	{ "compare", "FILE LOG [--collective C] [--gpus N] [-o OUT]",
 	  "measured nccl-tests output against the model", "hc:g:o:", nt_longs,
 	  "  -c, --collective C  the test, when the log cannot tell (its header names it, else its columns)\n"
 	  "  -g, --gpus N        the ranks (default: the log's)\n"
-	  "  -o, --output OUT    where to write it (- standard output)\n"
-	  "  LOG may be - (standard input). Exit status 2 when nothing is comparable.\n",
-	  "design log", cmd_compare },
+	  "  -o, --output OUT    where to write it (- standard output)\n",
+	  "design log", cmd_compare, "LOG may be - (standard input). Exit status 2 when nothing is comparable.\n" },
 	{ "diff", "A B [--json] [--size BYTES] [--prices FILE]",
 	  "what changed from design A to B, and every headline number with its change", "hjs:P:", diff_longs,
 	  "  -j, --json          one JSON object\n"
 	  "  -s, --size BYTES    the message size of the busbw numbers (default 1G)\n"
-	  "  -P, --prices FILE   the user's prices for the cost rows (as report --prices)\n"
-	  "  Exit status 0 the designs are the same, 1 they differ, 2 trouble.\n",
-	  "design design", cmd_diff },
+	  "  -P, --prices FILE   the user's prices for the cost rows (as report --prices)\n",
+	  "design design", cmd_diff, "Exit status 0 the designs are the same, 1 they differ, 2 trouble.\n" },
 };
 #define NSUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
 
@@ -1171,6 +1169,8 @@ static int sub_usage(const struct subcommand *c, FILE *out)
 		c->name, c->args[0] ? " " : "", c->args, c->help, c->opthelp);
 	if (!strcmp(c->operands, "design") || !strcmp(c->operands, "design log") || !strcmp(c->operands, "design design"))
 		fprintf(out, "\nFILE is YAML (.yaml, .yml) or JSON (.json); - reads standard input.\n");
+	if (c->notes)
+		fprintf(out, "%s%s", strcmp(c->operands, "") ? "" : "\n", c->notes);
 	return fflush(out) == 0 ? EXIT_OK : EXIT_FAIL;
 }
 
