@@ -98,7 +98,11 @@ char *diff_json(const struct diff_in *d)
 			cJSON_AddNumberToObject(e, "delta", d->hb[k].value - d->ha[k].value);
 		else
 			cJSON_AddNullToObject(e, "delta");
-		cJSON_AddStringToObject(e, "verdict", verdict > 0 ? "better" : verdict < 0 ? "worse" : strcmp(delta, "=") == 0 ? "same" : "changed");
+		/* Unknown on both sides, or known for only some parts: nothing to call the same. */
+		cJSON_AddStringToObject(e, "verdict", verdict > 0 ? "better" : verdict < 0 ? "worse"
+						      : (!d->ha[k].known && !d->hb[k].known) || d->ha[k].partial || d->hb[k].partial ? "unknown"
+						      : strcmp(delta, "=") == 0 ? "same" : "changed");
+		cJSON_AddBoolToObject(e, "partial", d->ha[k].partial || d->hb[k].partial);
 		cJSON_AddItemToArray(a, e);
 	}
 	return json_print_free(root);

@@ -123,7 +123,18 @@ static void opt_text_raw(FILE *out, const struct opt_space *s, const struct opt_
 		fprintf(out, "Cheapest meeting the target: %s %s, %s\n  %s\n", format_money(c->cost, money, sizeof money),
 			currency, metric_value(r->metric, c->metric, mv, sizeof mv), opt_candidate_text(s, c, buf, sizeof buf));
 	} else {
-		fprintf(out, "No candidate meets the target%s.\n", r->budget > 0 ? " within the budget" : "");
+		/* Candidates that reach the target but have no cost cannot be chosen: say so, so
+		 * that a missing price is not read as a target no design reaches. */
+		long reach = 0, k;
+		for (k = 0; k < res->n; k++)
+			reach += res->c[k].built && res->c[k].metric_known && !res->c[k].cost_known &&
+				 res->c[k].metric >= r->target * (1 - 1e-12);
+		if (reach)
+			fprintf(out, "No priced candidate meets the target: %ld candidate%s reach%s it but lack%s prices (%s; --prices FILE names them).\n",
+				reach, reach == 1 ? "" : "s", reach == 1 ? "es" : "", reach == 1 ? "s" : "",
+				res->missing[0] ? res->missing : "parts without a price");
+		else
+			fprintf(out, "No candidate meets the target%s.\n", r->budget > 0 ? " within the budget" : "");
 	}
 }
 

@@ -131,6 +131,7 @@ static void row(struct headline *out, int *n, int max, const char *key, const ch
 	out[*n].value = known ? v : 0;
 	out[*n].better = better;
 	out[*n].known = known;
+	out[*n].partial = false;
 	(*n)++;
 }
 
@@ -138,8 +139,8 @@ int cost_headlines(const struct cost *c, const struct bom *b, struct headline *o
 {
 	int n = 0;
 	bool k = c->complete && c->total > 0;
-	row(out, &n, max, "cost", "capital cost", c->currency, c->total, 0, k);
-	row(out, &n, max, "cost_per_gpu", "cost per GPU", c->currency, c->per_gpu, 0, k && c->per_gpu > 0);
+	row(out, &n, max, "cost", "capital cost", c->currency, c->total, -1, k);
+	row(out, &n, max, "cost_per_gpu", "cost per GPU", c->currency, c->per_gpu, -1, k && c->per_gpu > 0);
 	row(out, &n, max, "cost_per_bisection_GBps", "cost per GB/s of bisection", c->currency, c->per_bisection_GBps, -1,
 	    k && c->per_bisection_GBps > 0);
 	row(out, &n, max, "cost_per_token_s", "cost per token/s", c->currency, c->per_token_s, -1, k && c->per_token_s > 0);

@@ -768,7 +768,7 @@ expect "a missing price file" 2 "$BIN" report --prices "$TMP/nothere.yaml"
 has "missing price file message" "$TMP/err" "nothere.yaml"
 "$BIN" new --template reference-case --set racks=2 -o "$TMP/r2.yaml" 2>/dev/null
 expect "diff --prices" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/r2.yaml" --prices tests/data/prices-reference.yaml
-has "diff: cost +60,800 (3 switches, 8 cables)" "$TMP/out" "capital cost                   637600 USD       698400 USD  +60800.0 (+10%)"
+has "diff: cost +60,800 (3 switches, 8 cables)" "$TMP/out" "capital cost                   637600 USD       698400 USD  +60800.0 (+10%)  worse"
 has "diff: cost per GB/s of bisection" "$TMP/out" "cost per GB/s of bisection       6376.0 USD      13968.0 USD"
 
 # ---- optimize ---------------------------------------------------------------------------------
@@ -864,6 +864,16 @@ has "JSON keeps no comments, and says so" "$TMP/cm3.txt" "saved $TMP/cm3.json; J
 "$BIN" new -t reference-case --set racks=2 -o "$TMP/rk2.yaml" 2>/dev/null
 expect "netbox of the 2-rack reference case" 0 "$BIN" export "$TMP/rk2.yaml" --format netbox -o "$TMP/nb-rk2"
 if [ "$(cut -d, -f1,7 "$TMP/nb-rk2/devices.csv" | tail -n +2 | sort | tr '\n' ' ')" = "a100-01,R01-01 a100-02,R01-01 a100-03,R01-03 a100-04,R01-03 spine-01,R01-02 spine-02,R01-02 tor-01,R01-01 tor-02,R01-03 " ]; then ok "2 racks: a ToR each above its 2 servers, the spines in the network rack"; else bad "2-rack placement" "$(cat "$TMP/nb-rk2/devices.csv")"; fi
+# diff says what it cannot compare; the capital cost is marked like the cost per GB/s.
+"$BIN" new -t reference-case --set racks=2 -o "$TMP/dr2.yaml" 2>/dev/null
+expect "diff: unknown power" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/dr2.yaml"
+has "diff: power is a lower bound, not equal" "$TMP/out" "  power                           >=26.0 kW        >=26.0 kW  unknown: not published for some parts of both"
+expect "diff --json: unknowns" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/dr2.yaml" --json
+python3 -c 'import json,sys; n={x["key"]:x for x in json.load(open(sys.argv[1]))["numbers"]}; assert n["cost"]["verdict"]=="unknown" and n["cost"]["a"] is None; assert n["power_kw"]["verdict"]=="unknown" and n["power_kw"]["partial"]; assert n["gpus"]["verdict"]=="same" and not n["gpus"]["partial"]' "$TMP/out" && ok "diff --json: null costs and partial power are unknown, not same" || bad "diff --json unknown verdicts"
+expect "diff --prices: capital cost marked" 1 "$BIN" diff share/examples/reference-case.yaml "$TMP/dr2.yaml" --prices tests/data/prices-reference.yaml
+has "diff: capital cost +60,800 is worse" "$TMP/out" "capital cost                   637600 USD       698400 USD  +60800.0 (+10%)  worse"
+expect "optimize without prices" 1 "$BIN" optimize -t reference-case --target efficiency=40%
+has "optimize: they reach it but lack prices" "$TMP/out" "No priced candidate meets the target: 2 candidates reach it but lack prices (hgx-a100-8gpu,"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
