@@ -193,8 +193,7 @@ const struct field *schema_field(const struct schema *s, const char *key)
 	return NULL;
 }
 
-/* Damerau-free Levenshtein distance, capped: keys are short. */
-static size_t edit_distance(const char *a, const char *b)
+size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
 	size_t row[64], prev, tmp;

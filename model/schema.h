@@ -67,6 +67,9 @@ bool schema_image_read(const struct schema *s, void *obj, const unsigned char *i
 const struct field *schema_field(const struct schema *s, const char *key);
 /* The key of s nearest to key (edit distance at most 2 or a prefix), or NULL. */
 const char *schema_suggest(const struct schema *s, const char *key);
+/* Levenshtein distance (no transpositions: "ab" to "ba" is 2) of two short words; SIZE_MAX
+ * when either has 63 characters or more. */
+size_t edit_distance(const char *a, const char *b);
 /* A comma-separated list of s's keys, written into buf. */
 const char *schema_keys(const struct schema *s, char *buf, size_t size);
 

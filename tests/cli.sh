@@ -874,6 +874,13 @@ expect "diff --prices: capital cost marked" 1 "$BIN" diff share/examples/referen
 has "diff: capital cost +60,800 is worse" "$TMP/out" "capital cost                   637600 USD       698400 USD  +60800.0 (+10%)  worse"
 expect "optimize without prices" 1 "$BIN" optimize -t reference-case --target efficiency=40%
 has "optimize: they reach it but lack prices" "$TMP/out" "No priced candidate meets the target: 2 candidates reach it but lack prices (hgx-a100-8gpu,"
+# A mistyped command is not a new design.
+expect "a mistyped command" 2 "$BIN" reprot
+has "a mistyped command: the command it meant" "$TMP/err" "ncfabric: 'reprot' is not a command, and no file of that name exists: did you mean 'ncfabric report'? (a new design of that name: ncfabric ./reprot)"
+expect "./reprot is a new design (no terminal here)" 2 "$BIN" ./reprot
+has "./reprot reaches the designer" "$TMP/err" "the designer needs a terminal"
+expect "-- reprot is a new design (no terminal here)" 2 "$BIN" -- reprot
+has "-- reprot reaches the designer" "$TMP/err" "the designer needs a terminal"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -7,6 +7,7 @@
  * subcommands and their options are one table (subcommands[] below): it dispatches, prints
  * each command's --help, and generates the bash completion (--completion bash). */
 #include "io/design_io.h"
+#include "model/schema.h"
 #include "io/diff.h"
 #include "io/report.h"
 #include "io/failreport.h"
@@ -1418,6 +1419,7 @@ int main(int argc, char **argv)
 	struct term_opts topts = { false, true, true };
 	struct script_opts sopts = { NULL, NULL, NULL, 80, 24 };
 	const char *file = NULL;
+	bool file_is_named = false; /* FILE came after --: a name, never a mistyped command */
 	int ch, rc;
 
 	memset(&x, 0, sizeof x);
@@ -1447,6 +1449,7 @@ int main(int argc, char **argv)
 			if (file)
 				return usage_error("one design at a time ('%s' is extra)", argv[optind]);
 			file = argv[optind++];
+			file_is_named = dashdash;
 			if (dashdash) {
 				if (optind < argc)
 					return usage_error("one design at a time ('%s' is extra)", argv[optind]);
@@ -1497,6 +1500,23 @@ int main(int argc, char **argv)
 		default:
 			return option_error(NULL, "h", main_longs, argc, argv);
 		}
+	}
+	if (file && !file_is_named && !strpbrk(file, "./") && access(file, F_OK) != 0) {
+		/* A word near a command and no such file is most likely the command mistyped:
+		 * say so rather than open a new design named after it. */
+		size_t i, best = 3;
+		const char *near = NULL;
+		for (i = 0; i < NSUBCOMMANDS; i++) {
+			size_t dist = edit_distance(file, subcommands[i].name);
+			if (dist < best && dist < strlen(file)) {
+				best = dist;
+				near = subcommands[i].name;
+			}
+		}
+		if (near)
+			return usage_error("'%s' is not a command, and no file of that name exists: did you mean 'ncfabric %s'? "
+					   "(a new design of that name: ncfabric ./%s)",
+					   file, near, file);
 	}
 	use_locale();
 	/* Line drawing: UTF-8 when the locale is, ASCII otherwise (or with --ascii). */
