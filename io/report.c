@@ -399,8 +399,12 @@ static void report_model_text(FILE *out, const struct report_in *r)
 			const struct dim_traffic *dt = &w->dims[i];
 			if (!dt->active)
 				continue;
-			fprintf(out, "  %-16s %.2f ms, %.2f exposed: %s, %g x %s on %d rank%s (%s, %s, %.1f GB/s busbw)\n",
-				dim_label[i], dt->time_ms, dt->exposed_ms, dt->what, dt->ops, format_size(dt->bytes, sz, sizeof sz),
+			/* DP's buckets: up to the bucket size (the first and last may be smaller), in
+			 * the decimal unit the bucket line and the bottleneck use. */
+			bool buckets = i == DIM_DP && j->zero < 3 && dt->buckets > 1;
+			fprintf(out, "  %-16s %.2f ms, %.2f exposed: %s, %g x %s%s on %d rank%s (%s, %s, %.1f GB/s busbw)\n",
+				dim_label[i], dt->time_ms, dt->exposed_ms, dt->what, dt->ops, buckets ? "up to " : "",
+				buckets ? format_bytes_dec(dt->bytes, sz, sizeof sz) : format_size(dt->bytes, sz, sizeof sz),
 				dt->ranks, dt->ranks == 1 ? "" : "s", dt->network ? "network" : "inside the node", ualgo_names[dt->algo], dt->busbw_GBps);
 			if (i == DIM_DP && j->zero < 3) {
 				char a[32], b[32];
@@ -408,20 +412,39 @@ static void report_model_text(FILE *out, const struct report_in *r)
 				fprintf(out, "  %-16s %d (%s", "  buckets", dt->buckets,
 					j->dp_buckets == BUCKETS_DDP ? "PyTorch DDP" : j->overlap > 0 ? "Megatron" : "Megatron, overlap off");
 				if (dt->first_bytes > 0)
-					fprintf(out, ": 1 x %s (%.1f us), ", format_size(dt->first_bytes, a, sizeof a), dt->first_us);
+					fprintf(out, ": 1 x %s (%.1f us), ", format_bytes_dec(dt->first_bytes, a, sizeof a), dt->first_us);
 				else
 					fprintf(out, ": ");
 				if (mid > 0)
-					fprintf(out, "%d x %s (%.1f us), ", mid, format_size(dt->bucket_bytes, a, sizeof a), dt->bucket_us);
-				fprintf(out, "last %s (%.1f us)); window %.2f ms\n", format_size(dt->last_bytes, b, sizeof b),
+					fprintf(out, "%d x %s (%.1f us), ", mid, format_bytes_dec(dt->bucket_bytes, a, sizeof a), dt->bucket_us);
+				fprintf(out, "last %s (%.1f us)); window %.2f ms\n", format_bytes_dec(dt->last_bytes, b, sizeof b),
 					dt->last_us, dt->window_ms);
 			} else if (i == DIM_DP) {
 				fprintf(out, "  %-16s %d per-layer units of %s; window %.2f ms\n", "  units", dt->buckets,
 					format_size(dt->bucket_bytes, sz, sizeof sz), dt->window_ms);
 			}
 		}
-		fprintf(out, "  communication    %.2f ms, exposed %.2f ms (DP hides behind at most %.0f%% of the compute and the %.2f ms backward of one micro-batch)\n",
-			w->comm_ms, w->comm_exposed_ms, 100 * j->overlap, w->backward_ms);
+		{
+			/* The window DP hides behind, in the model's words (workload.c): the last
+			 * micro-batch's backward for the gradients; with ZeRO 1 and 2 also the next
+			 * forward for the parameters' AllGather; with ZeRO 3 the compute; never more
+			 * than overlap of the compute. */
+			const struct dim_traffic *dp = &w->dims[DIM_DP];
+			char why[200];
+			if (!dp->active)
+				snprintf(why, sizeof why, "no DP traffic");
+			else if (j->zero >= 3)
+				snprintf(why, sizeof why, "DP hides behind %.2f ms of the compute, at most %.0f%% of it", dp->window_ms,
+					 100 * j->overlap);
+			else if (j->zero)
+				snprintf(why, sizeof why,
+					 "DP hides behind %.2f ms: the %.2f ms backward of the last micro-batch and the next forward, at most %.0f%% of the compute",
+					 dp->window_ms, w->backward_ms, 100 * j->overlap);
+			else
+				snprintf(why, sizeof why, "DP hides behind %.2f ms: the backward of the last micro-batch (%.2f ms), at most %.0f%% of the compute",
+					 dp->window_ms, w->backward_ms, 100 * j->overlap);
+			fprintf(out, "  communication    %.2f ms, exposed %.2f ms (%s)\n", w->comm_ms, w->comm_exposed_ms, why);
+		}
 		fprintf(out, "  step time        %.2f ms, %.0f tokens/s\n", w->step_ms, w->tokens_per_s);
 		fprintf(out, "  speedup          %.1f of %d (efficiency %.0f%%)  [step-time form: N x T_calc / T_step]\n",
 			w->speedup, w->gpus, 100 * w->efficiency);

@@ -88,3 +88,16 @@ const char *format_size(double bytes, char *buf, size_t size)
 		snprintf(buf, size, "%.0f", bytes);
 	return buf;
 }
+
+const char *format_bytes_dec(double bytes, char *buf, size_t size)
+{
+	if (bytes >= 1e9)
+		snprintf(buf, size, "%.3g GB", bytes / 1e9);
+	else if (bytes >= 1e6)
+		snprintf(buf, size, "%.3g MB", bytes / 1e6);
+	else if (bytes >= 1e3)
+		snprintf(buf, size, "%.3g kB", bytes / 1e3);
+	else
+		snprintf(buf, size, "%.0f B", bytes);
+	return buf;
+}

@@ -10,5 +10,8 @@ bool parse_size(const char *s, double *bytes, char *err, size_t errsz);
 bool parse_gpus(const char *s, long *gpus, char *err, size_t errsz);
 /* "1G", "128K", "8" when exact, else "%.3g" bytes; into buf. */
 const char *format_size(double bytes, char *buf, size_t size);
+/* Bytes in decimal units always ("80 MB", "40 MB", "1.5 GB", "512 B"), %.3g: for sizes the
+ * model derives (gradient buckets), so that sizes side by side share one unit. */
+const char *format_bytes_dec(double bytes, char *buf, size_t size);
 
 #endif

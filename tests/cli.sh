@@ -88,7 +88,9 @@ expect "report --sweep" 0 "$BIN" report --sweep
 has "sweep table" "$TMP/out" "allreduce sweep"
 has "sweep reaches 16 GiB" "$TMP/out" "17179869184"
 has "text report names the bottleneck" "$TMP/out" "DP exposes 38.9 of 186.6 ms: 38 x up to 80 MB allreduce, Ring 42.4 GB/s busbw, bound by the NICs (4 x 100 Gb/s = 50.0 GB/s a node)"
-has "text report shows the buckets" "$TMP/out" "buckets        38 (Megatron: 37 x 78125K"
+has "text report shows the buckets" "$TMP/out" "buckets        38 (Megatron: 37 x 80 MB (3660.0 us), last 40 MB (1905.0 us)); window 98.46 ms"
+has "text report: DP's 38 buckets of up to 80 MB (1.5e9 x 2 B / 40e6 x 2 B = 37.5: 37 of 80 MB and one of 40 MB)" "$TMP/out" "allreduce of the gradients, 38 x up to 80 MB on 32 ranks"
+has "text report: the window DP hides behind (2/3 of the 147.69 ms compute)" "$TMP/out" "(DP hides behind 98.46 ms: the backward of the last micro-batch (98.46 ms), at most 80% of the compute)"
 has "text report shows the memory" "$TMP/out" "memory           29.3 GB per GPU of 80 GB a100-sxm4-80gb (weights 3.0, gradients 3.0, optimizer 18.0, activations 5.3)"
 expect "bad --size" 2 "$BIN" report --size 12X
 has "bad --size message" "$TMP/err" "report --size: expected a size such as 8, 128K, 1M or 16G, got '12X'"
