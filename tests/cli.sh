@@ -883,6 +883,11 @@ expect "./reprot is a new design (no terminal here)" 2 "$BIN" ./reprot
 has "./reprot reaches the designer" "$TMP/err" "the designer needs a terminal"
 expect "-- reprot is a new design (no terminal here)" 2 "$BIN" -- reprot
 has "-- reprot reaches the designer" "$TMP/err" "the designer needs a terminal"
+# --ascii reaches a script's dump.
+printf '\n' >"$TMP/empty.keys"
+expect "--ascii with --dump-screen" 0 "$BIN" --ascii --script "$TMP/empty.keys" --dump-screen "$TMP/ascii.txt"
+if grep -q '[─│┌┐└┘]' "$TMP/ascii.txt"; then bad "--ascii: no box drawing in the dump" "$(head -4 "$TMP/ascii.txt")"; else ok "--ascii: no box drawing in the dump"; fi
+has "--ascii: ASCII corners" "$TMP/ascii.txt" "+- reference-case -"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -493,3 +493,16 @@ Test(keys, hjkl_from_a_bundle)
 	cr_assert_eq(app.selected, DESIGN_SERVER(&app.design, 0)->id, "sideways: from the lower block");
 	app_free(&app);
 }
+
+/* z zooms the panel and z again goes back where it was pressed: the canvas, or the panel. */
+Test(keys, zoom_twice_gives_focus_back)
+{
+	open_two_racks();
+	free(screen("z", 80, 24));
+	cr_assert_eq(app.mode, MODE_PANEL);
+	free(screen("z", 80, 24));
+	cr_assert_eq(app.mode, MODE_CANVAS, "z z from the canvas ends on the canvas");
+	free(screen("<Tab>\nz\nz", 80, 24));
+	cr_assert_eq(app.mode, MODE_METRICS, "Tab z z ends in the metrics panel");
+	app_free(&app);
+}

@@ -295,6 +295,8 @@ struct app {
 	int tmpl_cur;
 	int export_cur;
 	bool mouse;
+	int zoom_from;                /* the mode z zoomed the panel from: a second z goes back to it */
+	bool ascii;                   /* a script's dump draws lines in ASCII (--ascii); the terminal has its own */
 	int drag_id, drag_x, drag_y;
 	/* Compare: A is pinned (:pin) or loaded (:compare FILE); B is the design on screen. */
 	bool pinned;

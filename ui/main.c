@@ -1342,6 +1342,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 	if (so->prices)
 		app_set_prices(&app, &prices, so->prices);
 	price_list_free(&prices);
+	app.ascii = o->ascii;
 	app_offer_recoveries(&app);
 	if (so->script) {
 		char err[400];

@@ -345,10 +345,12 @@ static void follow(struct app *app)
 unsigned panel_zoom(struct app *app)
 {
 	if (app->mode == MODE_PANEL) {
-		app->mode = MODE_METRICS;
+		/* Back where z was pressed: the metrics panel, or the canvas (from anywhere else). */
+		app->mode = app->zoom_from == MODE_METRICS ? MODE_METRICS : MODE_CANVAS;
 	} else {
 		if (app->mode != MODE_METRICS)
 			app->panel_cur = 0;
+		app->zoom_from = app->mode;
 		app->mode = MODE_PANEL;
 	}
 	follow(app);

@@ -104,6 +104,7 @@ int script_run(struct app *app, const char *text, int w, int h, FILE *dump, char
 	if (dump) {
 		char *s;
 		cellbuf_init(&c, w, h);
+		c.ascii = app->ascii;
 		app_draw(app, &c);
 		s = cellbuf_dump(&c);
 		fputs(s, dump);
