@@ -100,7 +100,7 @@ char *diff_json(const struct diff_in *d)
 			cJSON_AddNullToObject(e, "delta");
 		/* Unknown on both sides, or known for only some parts: nothing to call the same. */
 		cJSON_AddStringToObject(e, "verdict", verdict > 0 ? "better" : verdict < 0 ? "worse"
-						      : (!d->ha[k].known && !d->hb[k].known) || d->ha[k].partial || d->hb[k].partial ? "unknown"
+						      : (!d->ha[k].known && !d->hb[k].known) || !strncmp(delta, "unknown", 7) ? "unknown"
 						      : strcmp(delta, "=") == 0 ? "same" : "changed");
 		cJSON_AddBoolToObject(e, "partial", d->ha[k].partial || d->hb[k].partial);
 		cJSON_AddItemToArray(a, e);

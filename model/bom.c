@@ -299,6 +299,8 @@ void bom_from_plan(const struct design *d, const struct catalog *cat, const stru
 		/* Fibre is passive: it has no power to publish. Parts are counted once. */
 		if (l->category == BOM_FIBRE)
 			continue;
+		if (l->unit_max_W <= 0)
+			b->max_unknown_items += l->quantity;
 		if (l->unit_typ_W > 0)
 			b->typ_known_cats |= 1u << l->category;
 		else

@@ -68,6 +68,7 @@ struct bom {
 	/* By category (bit 1 << enum bom_category): parts to buy whose typical (maximum) power
 	 * is published, and parts whose figure is not (fibre is passive: in neither). */
 	unsigned typ_known_cats, typ_unknown_cats, max_known_cats, max_unknown_cats;
+	long max_unknown_items;       /* items (quantities) of those parts, for the maximum */
 	double rack_units;
 	long racks;
 	struct ncf_diag problems;     /* from the cabling plan */

@@ -196,6 +196,7 @@ static void add(struct headline *out, int *n, int max, const char *key, const ch
 	out[*n].better = better;
 	out[*n].known = known;
 	out[*n].partial = false;
+	out[*n].unknown = 0;
 	(*n)++;
 }
 
@@ -212,8 +213,10 @@ int headlines_collect(const struct inventory *inv, const struct metrics *m, int 
 	add(out, &n, max, "links", "links (cables)", "", (double)inv->links, 0, true);
 	add(out, &n, max, "transceivers", "transceivers", "", (double)inv->transceivers, 0, true);
 	add(out, &n, max, "power_kw", "power", "kW", inv->power_W / 1000.0, 0, inv->power_W > 0);
-	if (n > 0 && !strcmp(out[n - 1].key, "power_kw"))
+	if (n > 0 && !strcmp(out[n - 1].key, "power_kw")) {
 		out[n - 1].partial = inv->power_unknown > 0;
+		out[n - 1].unknown = inv->power_unknown_items;
+	}
 	add(out, &n, max, "node_ceiling", "network per node", "GB/s", f->node_ceiling_GBps, 1, f->ports > 0);
 	for (role = 0; role < 3; role++) {
 		bool known = false;
@@ -291,7 +294,8 @@ const char *headline_delta(const struct headline *a, const struct headline *b, i
 		snprintf(buf, size, "=");
 	} else if (!a->known || !b->known) {
 		snprintf(buf, size, "%s", a->known ? "now n/a" : "new");
-	} else if (a->partial || b->partial) {
+	} else if ((a->partial || b->partial) &&
+		   !(a->partial && b->partial && a->unknown == b->unknown && fabs(d) <= 1e-9 * (scale > 1 ? scale : 1))) {
 		snprintf(buf, size, "unknown: not published for some parts of %s", a->partial && b->partial ? "both" : a->partial ? "A" : "B");
 	} else if (fabs(d) <= 1e-9 * (scale > 1 ? scale : 1)) {
 		snprintf(buf, size, "=");

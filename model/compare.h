@@ -30,6 +30,7 @@ struct headline {
 	int better;
 	bool known;        /* false: not defined for this design (e.g. no job) */
 	bool partial;      /* known for only some parts (power the catalog lacks): a lower bound */
+	long unknown;      /* how many items lack it (with partial) */
 };
 #define HEADLINES_MAX 40
 
@@ -43,8 +44,9 @@ int headlines_of(const struct design *d, const struct catalog *cat, double bytes
 
 /* "32", "50.0 GB/s", "2:1", "n/a". */
 const char *headline_value(const struct headline *h, char *buf, size_t size);
-/* "+50.0 (+100%)", "=", "n/a -> 12.5", "unknown: ..." when either is partial; *verdict: +1
- * better, -1 worse, 0 same or neither. */
+/* "+50.0 (+100%)", "=", "n/a -> 12.5", "unknown: ..." when either is partial (but "=" when
+ * both lack the same number of parts and agree on the rest); *verdict: +1 better, -1 worse,
+ * 0 same or neither. */
 const char *headline_delta(const struct headline *a, const struct headline *b, int *verdict, char *buf, size_t size);
 
 #endif

@@ -132,6 +132,7 @@ static void row(struct headline *out, int *n, int max, const char *key, const ch
 	out[*n].better = better;
 	out[*n].known = known;
 	out[*n].partial = false;
+	out[*n].unknown = 0;
 	(*n)++;
 }
 

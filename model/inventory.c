@@ -105,6 +105,7 @@ void inventory_and_bom(const struct design *d, const struct catalog *cat, struct
 	inv->power_W = b.max_W;
 	inv->power_typ_W = b.typ_W;
 	inv->power_unknown = b.max_unknown;
+	inv->power_unknown_items = b.max_unknown_items;
 	inv->power_typ_unknown = b.typ_unknown;
 	inv->rack_units = b.rack_units;
 	if (bom)

@@ -43,6 +43,7 @@ struct inventory {
 	struct vec bundles;       /* struct inv_link */
 	double power_W, power_typ_W; /* BOM totals, maximum and typical */
 	int power_unknown;        /* parts whose maximum power the catalog does not know */
+	long power_unknown_items; /* items of them in the design */
 	int power_typ_unknown;
 	double rack_units;
 	int rack_units_unknown;

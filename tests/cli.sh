@@ -888,6 +888,9 @@ printf '\n' >"$TMP/empty.keys"
 expect "--ascii with --dump-screen" 0 "$BIN" --ascii --script "$TMP/empty.keys" --dump-screen "$TMP/ascii.txt"
 if grep -q '[─│┌┐└┘]' "$TMP/ascii.txt"; then bad "--ascii: no box drawing in the dump" "$(head -4 "$TMP/ascii.txt")"; else ok "--ascii: no box drawing in the dump"; fi
 has "--ascii: ASCII corners" "$TMP/ascii.txt" "+- reference-case -"
+# Text cut short on screen ends in an ellipsis.
+expect "gb200 at 80x24" 0 "$BIN" --script "$TMP/empty.keys" --dump-screen "$TMP/gb.txt" share/examples/gb200-nvl72.yaml
+has "a cut panel line ends in an ellipsis" "$TMP/gb.txt" "144 GPUs on 2 nodes (72 per NVLink do…"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -62,6 +62,15 @@ int cellbuf_text(struct cellbuf *c, int x, int y, int max_w, int role, const cha
 		}
 		used++;
 	}
+	/* Text cut short says so: its last cell shows an ellipsis (unless only blanks were
+	 * left out). */
+	if (*s && used > 1) {
+		const unsigned char *r = s;
+		while (*r == ' ')
+			r++;
+		if (*r && x + used - 1 >= 0 && x + used - 1 < c->w)
+			c->cells[(size_t)y * (size_t)c->w + (size_t)(x + used - 1)].ch = c->ascii ? '~' : 0x2026;
+	}
 	return used;
 }
 
