@@ -558,6 +558,8 @@ Test(io, builtin_catalog_parts_are_borrowed)
 	catalog_free(&b);
 	design_free(&d);
 	diag_free(&diag);
+}
+
 /* Which comments a save leaves out: the leading block (comment and blank lines, each with its
  * newline) is measured in bytes; a '#' in a quoted or block scalar is no comment. */
 Test(io, comments_a_save_knows_of)
