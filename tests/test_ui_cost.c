@@ -147,8 +147,8 @@ Test(cost_ui, optimize_offers_the_cheapest_and_y_applies_it)
 	has(t, "network 100.0 GB/s per node (8 x 100G)");
 	free(t);
 	t = screen(":messages", 80, 24);
-	has(t, "628,800 USD  36.7%  a100.nics=2");
-	has(t, "655,200 USD  99.1% meets  a100.nics=8");
+	has(t, "628,800 USD  47.0%  a100.nics=2");
+	has(t, "655,200 USD  99.3% meets  a100.nics=8");
 	free(t);
 	t = screen("<Esc>\nu", 80, 24);
 	has(t, "network 50.0 GB/s per node (4 x 100G)");
