@@ -215,6 +215,7 @@ unsigned lesson_open(struct app *app, int i)
 	for (k = 0; k < 4 && p->cmds[k] && !app->msg_error; k++)
 		chg |= app_command(app, p->cmds[k]);
 	ed_merge_since(&app->ed, depth); /* the page is one edit: u undoes it */
+	app->cost.valid = false; /* another page's design, not an edit: no cost change to show */
 	app->lesson_page = i;
 	app->mode = MODE_LESSON;
 	app->pattern = COLL_ALLREDUCE;

@@ -47,6 +47,7 @@ int script_run(struct app *app, const char *text, int w, int h, FILE *dump, char
 	int lineno = 0;
 	struct cellbuf c;
 	app_layout(app, w, h);
+	app_settle(app, app_idle(app)); /* the user sees the design before the first line */
 	while (*p) {
 		char line[1024];
 		size_t n = strcspn(p, "\n");
