@@ -889,8 +889,11 @@ expect "--ascii with --dump-screen" 0 "$BIN" --ascii --script "$TMP/empty.keys" 
 if grep -q '[─│┌┐└┘]' "$TMP/ascii.txt"; then bad "--ascii: no box drawing in the dump" "$(head -4 "$TMP/ascii.txt")"; else ok "--ascii: no box drawing in the dump"; fi
 has "--ascii: ASCII corners" "$TMP/ascii.txt" "+- reference-case -"
 # Text cut short on screen ends in an ellipsis.
-expect "gb200 at 80x24" 0 "$BIN" --script "$TMP/empty.keys" --dump-screen "$TMP/gb.txt" share/examples/gb200-nvl72.yaml
+# (in a UTF-8 locale; the C locale of a bare environment draws '~' instead)
+expect "gb200 at 80x24" 0 env LC_ALL=C.UTF-8 "$BIN" --script "$TMP/empty.keys" --dump-screen "$TMP/gb.txt" share/examples/gb200-nvl72.yaml
 has "a cut panel line ends in an ellipsis" "$TMP/gb.txt" "144 GPUs on 2 nodes (72 per NVLink do…"
+expect "gb200 at 80x24 in the C locale" 0 env LC_ALL=C LANG= LANGUAGE= "$BIN" --script "$TMP/empty.keys" --dump-screen "$TMP/gbc.txt" share/examples/gb200-nvl72.yaml
+has "a cut panel line ends in '~' without UTF-8" "$TMP/gbc.txt" "144 GPUs on 2 nodes (72 per NVLink do~"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
