@@ -30,10 +30,19 @@ static void locate(struct ncf_diag *diag, size_t from, const struct tnode *root)
 
 /* A design without errors: the topology's checks, then the cable plan's warnings (links
  * beyond their parts' reach, parts the catalog lacks: cableplan.h). */
+static bool plan_warnings = true;
+
+void design_load_plan_warnings(bool on)
+{
+	plan_warnings = on;
+}
+
 static void check_clean(const struct design *d, const struct catalog *cat, struct ncf_diag *diag)
 {
 	struct cableplan plan;
 	topo_check(d, cat, diag);
+	if (!plan_warnings)
+		return;
 	cableplan_build(d, cat, &plan, NULL, NULL);
 	diag_append(diag, &plan.parts);
 	cableplan_free(&plan);

@@ -316,6 +316,7 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 	 * placement and frame. */
 	text = design_to_text(&d, FMT_YAML);
 	cellbuf_init(&cb, 200, 60);
+	design_load_plan_warnings(false); /* as the designer loads (ui/main.c) */
 	for (k = 0; k < (runs < 11 ? runs : 11); k++) {
 		struct design ld;
 		struct ncf_diag diag = { 0 };

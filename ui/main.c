@@ -1310,6 +1310,7 @@ static int cmd_interactive(struct ctx *x, const char *file, const struct term_op
 		safe_eprintf(stderr, "ncfabric: the designer needs a terminal (try 'ncfabric report' for text output, or --script)\n");
 		return EXIT_USAGE;
 	}
+	design_load_plan_warnings(false); /* the designer shows no load warnings */
 	price_list_init(&prices);
 	if (so->prices && (rc = load_prices(so->prices, &prices)) != EXIT_OK) {
 		price_list_free(&prices);
