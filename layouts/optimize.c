@@ -1,5 +1,6 @@
 /* optimize.c: the grid search of optimize.h. */
 #include "layouts/optimize.h"
+#include "model/diag.h"
 #include "model/alloc.h"
 #include "model/metrics.h"
 #include "model/num.h"
@@ -11,17 +12,6 @@
 
 const char *const opt_metric_names[] = { "efficiency", "tokens", "busbw", NULL };
 
-static bool oerr(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool oerr(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errsz) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsz, fmt, ap);
-		va_end(ap);
-	}
-	return false;
-}
 
 static void axis_add_value(struct opt_axis *a, const char *v)
 {
@@ -164,10 +154,10 @@ bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat
 	int param = -1;
 	struct opt_axis *a, tmp;
 	if (!eq || eq == kv)
-		return oerr(err, errsz, "--vary: expected KEY=V1,V2,... got '%.60s'", kv);
+		return ncf_fail(err, errsz, "--vary: expected KEY=V1,V2,... got '%.60s'", kv);
 	klen = (size_t)(eq - kv);
 	if (klen >= sizeof key)
-		return oerr(err, errsz, "--vary: no parameter '%.*s'", (int)(klen > 40 ? 40 : klen), kv);
+		return ncf_fail(err, errsz, "--vary: no parameter '%.*s'", (int)(klen > 40 ? 40 : klen), kv);
 	memcpy(key, kv, klen);
 	key[klen] = 0;
 	if (strcmp(key, "routing")) {
@@ -186,7 +176,7 @@ bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat
 	tmp.param = param;
 	p = eq + 1;
 	if (!*p)
-		return oerr(err, errsz, "--vary %s: no values", key);
+		return ncf_fail(err, errsz, "--vary %s: no values", key);
 	if (param >= 0 && !strcmp(p, "*")) {
 		const struct tparam *tp = &s->t->params[param];
 		if (tp->kind == TP_CHOICE) {
@@ -197,22 +187,22 @@ bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat
 			parts_of(tp, cat, &tmp);
 		}
 		if (!tmp.nvalues)
-			return oerr(err, errsz, "--vary %s=*: only a choice or a catalog part takes *", key);
+			return ncf_fail(err, errsz, "--vary %s=*: only a choice or a catalog part takes *", key);
 	} else if (param >= 0 && s->t->params[param].kind == TP_INT && strstr(p, "..")) {
 		long long lo, hi, k;
 		char why[120], a1[32], b1[32];
 		const char *dots = strstr(p, "..");
 		size_t l1 = (size_t)(dots - p);
 		if (l1 >= sizeof a1 || strlen(dots + 2) >= sizeof b1)
-			return oerr(err, errsz, "--vary %s: expected LO..HI", key);
+			return ncf_fail(err, errsz, "--vary %s: expected LO..HI", key);
 		memcpy(a1, p, l1);
 		a1[l1] = 0;
 		snprintf(b1, sizeof b1, "%s", dots + 2);
 		if (num_parse_int(a1, &lo, why, sizeof why) != NUM_OK || num_parse_int(b1, &hi, why, sizeof why) != NUM_OK ||
 		    lo > hi)
-			return oerr(err, errsz, "--vary %s: expected LO..HI with whole numbers LO <= HI, got '%.40s'", key, p);
+			return ncf_fail(err, errsz, "--vary %s: expected LO..HI with whole numbers LO <= HI, got '%.40s'", key, p);
 		if (hi - lo + 1 > OPT_MAX_VALUES)
-			return oerr(err, errsz, "--vary %s: at most %d values on one axis", key, OPT_MAX_VALUES);
+			return ncf_fail(err, errsz, "--vary %s: at most %d values on one axis", key, OPT_MAX_VALUES);
 		for (k = lo; k <= hi; k++) {
 			snprintf(item, sizeof item, "%lld", k);
 			axis_add_value(&tmp, item);
@@ -221,15 +211,15 @@ bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat
 		while (*p) {
 			size_t n = strcspn(p, ",");
 			if (!n || n >= sizeof item)
-				return oerr(err, errsz, "--vary %s: an empty or too long value in '%.60s'", key, eq + 1);
+				return ncf_fail(err, errsz, "--vary %s: an empty or too long value in '%.60s'", key, eq + 1);
 			if (tmp.nvalues == OPT_MAX_VALUES)
-				return oerr(err, errsz, "--vary %s: at most %d values on one axis", key, OPT_MAX_VALUES);
+				return ncf_fail(err, errsz, "--vary %s: at most %d values on one axis", key, OPT_MAX_VALUES);
 			memcpy(item, p, n);
 			item[n] = 0;
 			axis_add_value(&tmp, item);
 			p += n;
 			if (*p == ',' && !*++p)
-				return oerr(err, errsz, "--vary %s: a value is missing after the last ','", key);
+				return ncf_fail(err, errsz, "--vary %s: a value is missing after the last ','", key);
 		}
 	}
 	/* Every value is one the parameter takes. */
@@ -240,7 +230,7 @@ bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat
 				if (!strcmp(routing_names[r], tmp.values[i]))
 					break;
 			if (!routing_names[r])
-				return oerr(err, errsz, "--vary routing: '%.40s' is not ecmp, adaptive or spray", tmp.values[i]);
+				return ncf_fail(err, errsz, "--vary routing: '%.40s' is not ecmp, adaptive or spray", tmp.values[i]);
 		} else {
 			struct tvalues v = s->base;
 			snprintf(one, sizeof one, "%s=%s", key, tmp.values[i]);
@@ -249,7 +239,7 @@ bool opt_axis_set(struct opt_space *s, const char *kv, const struct catalog *cat
 		}
 	}
 	if (!(a = axis_slot(s, key, param)))
-		return oerr(err, errsz, "--vary: at most %d axes", OPT_MAX_AXES);
+		return ncf_fail(err, errsz, "--vary: at most %d axes", OPT_MAX_AXES);
 	*a = tmp;
 	/* Routing stays the last axis (it varies fastest: its candidates share a build). */
 	for (i = 0; i + 1 < (size_t)s->naxes; i++)
@@ -284,28 +274,28 @@ bool opt_target_parse(const char *text, int *metric, double *value, char *err, s
 	int m;
 	bool pct = false;
 	if (!eq)
-		return oerr(err, errsz, "--target: expected METRIC=VALUE with METRIC efficiency, tokens or busbw");
+		return ncf_fail(err, errsz, "--target: expected METRIC=VALUE with METRIC efficiency, tokens or busbw");
 	klen = (size_t)(eq - text);
 	for (m = 0; m < OPT_METRIC_COUNT; m++)
 		if (strlen(opt_metric_names[m]) == klen && !strncmp(opt_metric_names[m], text, klen))
 			break;
 	if (m == OPT_METRIC_COUNT)
-		return oerr(err, errsz, "--target: unknown metric '%.*s' (efficiency, tokens or busbw)", (int)(klen > 30 ? 30 : klen),
+		return ncf_fail(err, errsz, "--target: unknown metric '%.*s' (efficiency, tokens or busbw)", (int)(klen > 30 ? 30 : klen),
 			    text);
 	vlen = strlen(eq + 1);
 	if (!vlen || vlen >= sizeof v)
-		return oerr(err, errsz, "--target %s: expected a number", opt_metric_names[m]);
+		return ncf_fail(err, errsz, "--target %s: expected a number", opt_metric_names[m]);
 	memcpy(v, eq + 1, vlen + 1);
 	if (m == OPT_EFFICIENCY && v[vlen - 1] == '%') {
 		v[vlen - 1] = 0;
 		pct = true;
 	}
 	if (num_parse_real(v, value, why, sizeof why) != NUM_OK || !(*value > 0))
-		return oerr(err, errsz, "--target %s: expected a number above 0, got '%.30s'", opt_metric_names[m], eq + 1);
+		return ncf_fail(err, errsz, "--target %s: expected a number above 0, got '%.30s'", opt_metric_names[m], eq + 1);
 	if (pct)
 		*value /= 100;
 	if (m == OPT_EFFICIENCY && *value > 1)
-		return oerr(err, errsz, "--target efficiency: at most 1 (or 100%%), got '%.30s'", eq + 1);
+		return ncf_fail(err, errsz, "--target efficiency: at most 1 (or 100%%), got '%.30s'", eq + 1);
 	*metric = m;
 	return true;
 }
@@ -511,9 +501,9 @@ bool opt_run(const struct opt_space *s, const struct catalog *shipped, const str
 	memset(out, 0, sizeof *out);
 	out->best = -1;
 	if (n <= 0)
-		return oerr(err, errsz, "the search space is empty");
+		return ncf_fail(err, errsz, "the search space is empty");
 	if (n > OPT_MAX_CANDIDATES)
-		return oerr(err, errsz, "%ld candidates: more than %d (fewer values with --vary)", n, OPT_MAX_CANDIDATES);
+		return ncf_fail(err, errsz, "%ld candidates: more than %d (fewer values with --vary)", n, OPT_MAX_CANDIDATES);
 	out->c = xcalloc((size_t)n, sizeof *out->c);
 	out->n = n;
 	m = xmalloc(sizeof *m);

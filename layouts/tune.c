@@ -1,5 +1,6 @@
 /* tune.c: the designer's search over a design's own parameters (tune.h). */
 #include "layouts/tune.h"
+#include "model/diag.h"
 #include "model/alloc.h"
 #include "model/metrics.h"
 #include "model/num.h"
@@ -8,17 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool terr(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool terr(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errsz) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsz, fmt, ap);
-		va_end(ap);
-	}
-	return false;
-}
 
 static void add_value(struct tune_axis *a, const char *v)
 {
@@ -195,7 +185,7 @@ static struct tune_axis *axis_named(struct tune_space *s, const char *key, char 
 			return &s->axes[k];
 		}
 	if (s->naxes == OPT_MAX_AXES)
-		return terr(err, errsz, "at most %d axes", OPT_MAX_AXES), NULL;
+		return ncf_fail(err, errsz, "at most %d axes", OPT_MAX_AXES), NULL;
 	if (!strcmp(key, "routing"))
 		return new_axis(s, TK_ROUTING, -1, "routing");
 	if (!dot)
@@ -209,7 +199,7 @@ static struct tune_axis *axis_named(struct tune_space *s, const char *key, char 
 			if (strlen(name) == glen && !strncmp(name, key, glen))
 				return new_axis(s, TK_LINKS, (int)i, "%s.links", name);
 		}
-		return terr(err, errsz, "no bundle '%.*s' (bundles as FROM->TO.links)", (int)(glen > 80 ? 80 : glen), key), NULL;
+		return ncf_fail(err, errsz, "no bundle '%.*s' (bundles as FROM->TO.links)", (int)(glen > 80 ? 80 : glen), key), NULL;
 	}
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
@@ -221,7 +211,7 @@ static struct tune_axis *axis_named(struct tune_space *s, const char *key, char 
 				if (VEC_AT(g->nics, struct nic_spec, n).use == NIC_COMPUTE)
 					nic = nic < 0 ? (int)n : -2;
 			if (nic < 0)
-				return terr(err, errsz, "%s.nics: the group needs exactly one compute NIC model", g->name), NULL;
+				return ncf_fail(err, errsz, "%s.nics: the group needs exactly one compute NIC model", g->name), NULL;
 			a = new_axis(s, TK_NICS, (int)i, "%s.nics", g->name);
 			a->nic = nic;
 			return a;
@@ -233,7 +223,7 @@ static struct tune_axis *axis_named(struct tune_space *s, const char *key, char 
 			return new_axis(s, TK_MODEL, (int)i, "%s.model", g->name);
 	}
 unknown:
-	return terr(err, errsz,
+	return ncf_fail(err, errsz,
 		    "no axis '%.80s': routing, FROM->TO.links (a bundle), SERVERGROUP.nics or SWITCHGROUP.model", key),
 	       NULL;
 }
@@ -245,10 +235,10 @@ bool tune_axis_set(struct tune_space *s, const char *kv, const struct catalog *c
 	struct tune_axis tmp, *a;
 	int k, at;
 	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof key)
-		return terr(err, errsz, "expected KEY=V1,V2,... got '%.60s'", kv);
+		return ncf_fail(err, errsz, "expected KEY=V1,V2,... got '%.60s'", kv);
 	snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
 	if (!eq[1])
-		return terr(err, errsz, "%s: no values", key);
+		return ncf_fail(err, errsz, "%s: no values", key);
 	/* Find or make the axis on a copy: a bad value leaves the space as it was. */
 	{
 		struct tune_space copy = *s;
@@ -261,28 +251,28 @@ bool tune_axis_set(struct tune_space *s, const char *kv, const struct catalog *c
 	for (p = eq + 1; *p;) {
 		size_t n = strcspn(p, ",");
 		if (!n || n >= sizeof item)
-			return terr(err, errsz, "%s: an empty or too long value in '%.60s'", key, eq + 1);
+			return ncf_fail(err, errsz, "%s: an empty or too long value in '%.60s'", key, eq + 1);
 		if (tmp.nvalues == OPT_MAX_VALUES)
-			return terr(err, errsz, "%s: at most %d values", key, OPT_MAX_VALUES);
+			return ncf_fail(err, errsz, "%s: at most %d values", key, OPT_MAX_VALUES);
 		snprintf(item, sizeof item, "%.*s", (int)n, p);
 		if (tmp.kind == TK_ROUTING) {
 			for (k = 0; routing_names[k] && strcmp(routing_names[k], item); k++)
 				;
 			if (!routing_names[k])
-				return terr(err, errsz, "routing: '%.40s' is not ecmp, adaptive or spray", item);
+				return ncf_fail(err, errsz, "routing: '%.40s' is not ecmp, adaptive or spray", item);
 		} else if (tmp.kind == TK_MODEL) {
 			if (!catalog_switch(cat, item))
-				return terr(err, errsz, "%s: no switch '%.40s' in the catalog", key, item);
+				return ncf_fail(err, errsz, "%s: no switch '%.40s' in the catalog", key, item);
 		} else {
 			long long v;
 			char why[120];
 			if (num_parse_int(item, &v, why, sizeof why) != NUM_OK || v < 1 || v > 4096)
-				return terr(err, errsz, "%s: expected whole numbers from 1 to 4096, got '%.40s'", key, item);
+				return ncf_fail(err, errsz, "%s: expected whole numbers from 1 to 4096, got '%.40s'", key, item);
 		}
 		add_value(&tmp, item);
 		p += n;
 		if (*p == ',' && !*++p)
-			return terr(err, errsz, "%s: a value is missing after the last ','", key);
+			return ncf_fail(err, errsz, "%s: a value is missing after the last ','", key);
 	}
 	own_value(s->base, &tmp, own, sizeof own);
 	set_own(&tmp, own);
@@ -339,7 +329,7 @@ bool tune_build(const struct tune_space *s, const struct catalog *cat, const int
 				if ((long)bu->links_each * now % was) {
 					design_free(d);
 					design_init(d);
-					return terr(err, errsz, "%s=%d: %s->%s's %d links are not a whole number per NIC", a->name, now,
+					return ncf_fail(err, errsz, "%s=%d: %s->%s's %d links are not a whole number per NIC", a->name, now,
 						    bu->from, bu->to, bu->links_each);
 				}
 				bu->links_each = (int)((long)bu->links_each * now / was);
@@ -356,7 +346,7 @@ bool tune_build(const struct tune_space *s, const struct catalog *cat, const int
 		size_t k;
 		for (k = 0; k < diag_count(&diag); k++)
 			if (diag_get(&diag, k)->sev == NCF_ERROR) {
-				terr(err, errsz, "%s", diag_get(&diag, k)->msg);
+				ncf_fail(err, errsz, "%s", diag_get(&diag, k)->msg);
 				break;
 			}
 		diag_free(&diag);
@@ -376,9 +366,9 @@ bool tune_run(const struct tune_space *s, const struct catalog *shipped, const s
 	memset(out, 0, sizeof *out);
 	out->best = -1;
 	if (n <= 0)
-		return terr(err, errsz, "the search space is empty");
+		return ncf_fail(err, errsz, "the search space is empty");
 	if (n > OPT_MAX_CANDIDATES)
-		return terr(err, errsz, "%ld candidates: more than %d (fewer values with KEY=a,b)", n, OPT_MAX_CANDIDATES);
+		return ncf_fail(err, errsz, "%ld candidates: more than %d (fewer values with KEY=a,b)", n, OPT_MAX_CANDIDATES);
 	design_catalog(s->base, shipped, &cat);
 	out->c = xcalloc((size_t)n, sizeof *out->c);
 	out->n = n;

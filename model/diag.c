@@ -63,3 +63,14 @@ void diag_free(struct ncf_diag *d)
 	vec_release(&d->items);
 	d->n_errors = d->n_warnings = 0;
 }
+
+bool ncf_fail(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && errsz) {
+		va_start(ap, fmt);
+		vsnprintf(err, errsz, fmt, ap);
+		va_end(ap);
+	}
+	return false;
+}

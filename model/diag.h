@@ -6,6 +6,8 @@
 #ifndef NCF_DIAG_H
 #define NCF_DIAG_H
 #include "model/vec.h"
+#include <stdbool.h>
+#include <stddef.h>
 
 enum ncf_sev { NCF_ERROR, NCF_WARNING };
 
@@ -35,5 +37,8 @@ const struct ncf_problem *diag_get(const struct ncf_diag *d, size_t i);
 size_t diag_count(const struct ncf_diag *d);
 void diag_clear(struct ncf_diag *d);
 void diag_free(struct ncf_diag *d);
+/* For functions that return false with why as text: the message into err (when err is not
+ * NULL and errsz not 0), and false. */
+bool ncf_fail(char *err, size_t errsz, const char *fmt, ...) NCF_PRINTF(3, 4);
 
 #endif

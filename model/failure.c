@@ -1,6 +1,7 @@
 /* failure.c: a failure as a modified design (failure.h). The engine is not touched: every
  * failure below is a change to whole groups and bundles of a copy of the design. */
 #include "model/failure.h"
+#include "model/diag.h"
 #include "model/alloc.h"
 #include <stdlib.h>
 #include <math.h>
@@ -10,17 +11,6 @@
 
 const char *const fail_kind_names[] = { "switch", "group", "nic", "link", NULL };
 
-static bool fail_err(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail_err(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-	if (err && errsz) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsz, fmt, ap);
-		va_end(ap);
-	}
-	return false;
-}
 
 static const char expected[] =
 	"expected switch:GROUP, group:GROUP, nic:SERVERGROUP or link:FROM->TO[:N]";
@@ -32,23 +22,23 @@ bool fail_parse(const char *text, struct fail_spec *out, char *err, size_t errsz
 	int k;
 	memset(out, 0, sizeof *out);
 	if (!text || !*text)
-		return fail_err(err, errsz, "an empty failure: %s", expected);
+		return ncf_fail(err, errsz, "an empty failure: %s", expected);
 	if (!colon)
-		return fail_err(err, errsz, "'%.60s' has no kind: %s", text, expected);
+		return ncf_fail(err, errsz, "'%.60s' has no kind: %s", text, expected);
 	klen = (size_t)(colon - text);
 	for (k = 0; k < FAIL_KIND_COUNT; k++)
 		if (strlen(fail_kind_names[k]) == klen && !strncmp(fail_kind_names[k], text, klen))
 			break;
 	if (k == FAIL_KIND_COUNT)
-		return fail_err(err, errsz, "unknown failure kind '%.*s': %s", (int)(klen > 40 ? 40 : klen), text, expected);
+		return ncf_fail(err, errsz, "unknown failure kind '%.*s': %s", (int)(klen > 40 ? 40 : klen), text, expected);
 	out->kind = k;
 	name = colon + 1;
 	if (k != FAIL_LINK) {
 		nlen = strlen(name);
 		if (!nlen)
-			return fail_err(err, errsz, "%s: needs a group name after '%s:'", fail_kind_names[k], fail_kind_names[k]);
+			return ncf_fail(err, errsz, "%s: needs a group name after '%s:'", fail_kind_names[k], fail_kind_names[k]);
 		if (nlen >= sizeof out->group)
-			return fail_err(err, errsz, "%s: the name is longer than %zu characters", fail_kind_names[k],
+			return ncf_fail(err, errsz, "%s: the name is longer than %zu characters", fail_kind_names[k],
 					sizeof out->group - 1);
 		memcpy(out->group, name, nlen + 1);
 		return true;
@@ -57,7 +47,7 @@ bool fail_parse(const char *text, struct fail_spec *out, char *err, size_t errsz
 		size_t tlen;
 		out->links = 1;
 		if (!arrow)
-			return fail_err(err, errsz, "link: needs a bundle as FROM->TO, as in link:leaf->spine or link:leaf->spine:2");
+			return ncf_fail(err, errsz, "link: needs a bundle as FROM->TO, as in link:leaf->spine or link:leaf->spine:2");
 		nlen = (size_t)(arrow - name);
 		to = arrow + 2;
 		tlen = strlen(to);
@@ -70,9 +60,9 @@ bool fail_parse(const char *text, struct fail_spec *out, char *err, size_t errsz
 			}
 		}
 		if (!nlen || !tlen)
-			return fail_err(err, errsz, "link: the bundle needs both ends, FROM->TO");
+			return ncf_fail(err, errsz, "link: the bundle needs both ends, FROM->TO");
 		if (nlen >= sizeof out->group || tlen >= sizeof out->to)
-			return fail_err(err, errsz, "link: a name is longer than %zu characters", sizeof out->group - 1);
+			return ncf_fail(err, errsz, "link: a name is longer than %zu characters", sizeof out->group - 1);
 		memcpy(out->group, name, nlen);
 		out->group[nlen] = 0;
 		memcpy(out->to, to, tlen);
@@ -81,13 +71,13 @@ bool fail_parse(const char *text, struct fail_spec *out, char *err, size_t errsz
 			long v = 0;
 			const char *p;
 			if (!*n)
-				return fail_err(err, errsz, "link: expected a number of links after the last ':'");
+				return ncf_fail(err, errsz, "link: expected a number of links after the last ':'");
 			for (p = n; *p; p++) {
 				if (*p < '0' || *p > '9' || (p == n && *p == '0'))
-					return fail_err(err, errsz, "link: '%.20s' is not a number of links (1 to 999999)", n);
+					return ncf_fail(err, errsz, "link: '%.20s' is not a number of links (1 to 999999)", n);
 				v = v * 10 + (*p - '0');
 				if (v > 999999)
-					return fail_err(err, errsz, "link: '%.20s' is not a number of links (1 to 999999)", n);
+					return ncf_fail(err, errsz, "link: '%.20s' is not a number of links (1 to 999999)", n);
 			}
 			out->links = (int)v;
 		}
@@ -173,10 +163,10 @@ static bool cut_links(struct design *d, int bi, int n, char *what, size_t wsz, c
 	snprintf(from, sizeof from, "%s", b->from);
 	snprintf(to, sizeof to, "%s", b->to);
 	if (n > L)
-		return fail_err(err, errsz, "bundle %s->%s has %d link%s per %s, not %d", from, to, L, L == 1 ? "" : "s",
+		return ncf_fail(err, errsz, "bundle %s->%s has %d link%s per %s, not %d", from, to, L, L == 1 ? "" : "s",
 				lower_kind(d, b), n);
 	if (kind == BK_MESH)
-		return fail_err(err, errsz,
+		return ncf_fail(err, errsz,
 				"bundle %s->%s links servers directly (mesh): losing one of its links is not a change to whole groups",
 				from, to);
 	if (kind == BK_UP && b->wiring == WIRE_RAIL) {
@@ -184,14 +174,14 @@ static bool cut_links(struct design *d, int bi, int n, char *what, size_t wsz, c
 		struct switch_group *up;
 		long units;
 		if (sw < 0)
-			return fail_err(err, errsz, "bundle %s->%s: no switch group '%s'", from, to, to);
+			return ncf_fail(err, errsz, "bundle %s->%s: no switch group '%s'", from, to, to);
 		up = DESIGN_SWITCH(d, sw);
 		if (bundles_into(d, to, into, 8) != 1)
-			return fail_err(err, errsz,
+			return ncf_fail(err, errsz,
 					"switch group '%s' takes rails from several bundles: losing a rail of '%s' alone is not a change to whole groups",
 					to, from);
 		if (up->count < L || up->count % L)
-			return fail_err(err, errsz,
+			return ncf_fail(err, errsz,
 					"bundle %s->%s: %d rails over %d switches is not whole units, so a lost rail differs from unit to unit",
 					from, to, L, up->count);
 		units = up->count / L;
@@ -320,9 +310,9 @@ static bool apply_link(struct design *d, const struct catalog *cat, const struct
 		}
 	}
 	if (bi < 0)
-		return fail_err(err, errsz, "no bundle %s->%s (a bundle is named FROM->TO, as in the design)", s->group, s->to);
+		return ncf_fail(err, errsz, "no bundle %s->%s (a bundle is named FROM->TO, as in the design)", s->group, s->to);
 	if (found > 1)
-		return fail_err(err, errsz, "%d bundles are %s->%s: which one's link is meant is ambiguous", found, s->group,
+		return ncf_fail(err, errsz, "%d bundles are %s->%s: which one's link is meant is ambiguous", found, s->group,
 				s->to);
 	sg = find_server(d, s->group);
 	if (sg >= 0 && s->links == DESIGN_BUNDLE(d, bi)->links_each && DESIGN_SERVER(d, sg)->count > 1 &&
@@ -331,7 +321,7 @@ static bool apply_link(struct design *d, const struct catalog *cat, const struct
 		 * job restarts without it (as under a dead top-of-rack switch), if it still fits. */
 		struct server_group *g = DESIGN_SERVER(d, sg);
 		if (g->domain[0])
-			return fail_err(err, errsz, "link:%s->%s:%d: the server is part of an NVLink domain: not modelled",
+			return ncf_fail(err, errsz, "link:%s->%s:%d: the server is part of an NVLink domain: not modelled",
 					s->group, s->to, s->links);
 		snprintf(e->change, sizeof e->change,
 			 "'%s': %d -> %d servers (one loses all %d of its links to '%s': no network left)", g->name,
@@ -367,7 +357,7 @@ static bool apply_nic(struct design *d, const struct catalog *cat, const struct 
 	const struct cat_nic *cn;
 	size_t i, ni = 0;
 	if (sg < 0)
-		return fail_err(err, errsz, "nic: no server group '%s'", s->group);
+		return ncf_fail(err, errsz, "nic: no server group '%s'", s->group);
 	g = DESIGN_SERVER(d, sg);
 	for (i = g->nics.n; i-- > 0;) {
 		struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, i);
@@ -378,10 +368,10 @@ static bool apply_nic(struct design *d, const struct catalog *cat, const struct 
 		}
 	}
 	if (!nic)
-		return fail_err(err, errsz, "nic: server group '%s' has no compute NIC", s->group);
+		return ncf_fail(err, errsz, "nic: server group '%s' has no compute NIC", s->group);
 	cn = catalog_nic(cat, nic->model);
 	if (!cn)
-		return fail_err(err, errsz, "nic: server group '%s' uses NIC '%s', which the catalog does not know", s->group,
+		return ncf_fail(err, errsz, "nic: server group '%s' uses NIC '%s', which the catalog does not know", s->group,
 				nic->model);
 	e->port_failover = cn->ports > 1;
 	ports = server_compute_ports(g, cat);
@@ -404,12 +394,12 @@ static bool apply_nic(struct design *d, const struct catalog *cat, const struct 
 		char what[320];
 		int cut;
 		if (!strcmp(b->to, s->group) && bundle_kind(d, b) == BK_MESH)
-			return fail_err(err, errsz, "nic: '%s' wires that NIC directly to other servers (mesh): not modelled",
+			return ncf_fail(err, errsz, "nic: '%s' wires that NIC directly to other servers (mesh): not modelled",
 					s->group);
 		if (strcmp(b->from, s->group))
 			continue;
 		if (bundle_kind(d, b) == BK_MESH)
-			return fail_err(err, errsz, "nic: '%s' wires that NIC directly to other servers (mesh): not modelled",
+			return ncf_fail(err, errsz, "nic: '%s' wires that NIC directly to other servers (mesh): not modelled",
 					s->group);
 		cut = excess < b->links_each ? excess : b->links_each;
 		if (!cut_links(d, (int)i, cut, what, sizeof what, err, errsz))
@@ -437,31 +427,31 @@ static bool apply_switch(struct design *d, const struct fail_spec *s, struct fai
 		const struct bundle *b = DESIGN_BUNDLE(d, into[k]);
 		int L = b->links_each;
 		if (b->wiring == WIRE_SPREAD && L % c)
-			return fail_err(err, errsz,
+			return ncf_fail(err, errsz,
 					"switch:%s: bundle %s->%s spreads %d links per %s over %d switches, so members lose "
 					"different numbers of links to one switch: not a change to whole groups",
 					s->group, b->from, b->to, L, lower_kind(d, b), c);
 		if (b->wiring == WIRE_RAIL && (c < L || c % L))
-			return fail_err(err, errsz,
+			return ncf_fail(err, errsz,
 					"switch:%s: bundle %s->%s has %d rails over %d switches (not whole units)", s->group,
 					b->from, b->to, L, c);
 		if (b->wiring == WIRE_RAIL && n > 1)
-			return fail_err(err, errsz, "switch:%s: it takes rails from several bundles: not modelled", s->group);
+			return ncf_fail(err, errsz, "switch:%s: it takes rails from several bundles: not modelled", s->group);
 		if (b->wiring == WIRE_TOR) {
 			int sg = find_server(d, b->from);
 			if (n > 1)
-				return fail_err(err, errsz, "switch:%s: top-of-rack from several groups: not modelled", s->group);
+				return ncf_fail(err, errsz, "switch:%s: top-of-rack from several groups: not modelled", s->group);
 			if (sg < 0)
-				return fail_err(err, errsz,
+				return ncf_fail(err, errsz,
 						"switch:%s: %s->%s wires switches top-of-rack: the members under the dead "
 						"switch lose every uplink, not modelled",
 						s->group, b->from, b->to);
 			if (DESIGN_SERVER(d, sg)->domain[0])
-				return fail_err(err, errsz,
+				return ncf_fail(err, errsz,
 						"switch:%s: the servers under it are part of NVLink domains: not modelled",
 						s->group);
 			if (DESIGN_SERVER(d, sg)->count % c)
-				return fail_err(err, errsz,
+				return ncf_fail(err, errsz,
 						"switch:%s: %d servers of '%s' over %d switches are not the same number per switch",
 						s->group, DESIGN_SERVER(d, sg)->count, b->from, c);
 		}
@@ -519,7 +509,7 @@ bool fail_apply(const struct design *d, const struct catalog *cat, const struct 
 	case FAIL_GROUP:
 		sw = find_switch(out, s->group);
 		if (sw < 0)
-			return fail_err(err, errsz, "%s: no switch group '%s'%s", fail_kind_names[s->kind], s->group,
+			return ncf_fail(err, errsz, "%s: no switch group '%s'%s", fail_kind_names[s->kind], s->group,
 					find_server(out, s->group) >= 0 ? " (it is a server group: try nic:)" : "");
 		if (s->kind == FAIL_SWITCH && DESIGN_SWITCH(out, sw)->count > 1)
 			return apply_switch(out, s, e, err, errsz);
@@ -535,7 +525,7 @@ bool fail_apply(const struct design *d, const struct catalog *cat, const struct 
 		}
 		return true;
 	default:
-		return fail_err(err, errsz, "%s", expected);
+		return ncf_fail(err, errsz, "%s", expected);
 	}
 }
 
