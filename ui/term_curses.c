@@ -217,8 +217,6 @@ int term_run(struct app *app, const struct term_opts *o, char *recovered, size_t
 				continue;
 			}
 			t0 = t1 = (struct timespec){ 0, 0 };
-			if (rc == ERR) /* a signal: handled below */
-				t1.tv_sec = 1;
 		} else {
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			rc = get_wch(&wch);
