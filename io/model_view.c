@@ -12,7 +12,7 @@ void model_view_compute(const struct design *d, const struct catalog *cat, struc
 	const struct algo_result *a;
 	int t;
 	memset(v, 0, sizeof *v);
-	metrics_compute(d, cat, 1024.0 * 1024 * 1024, 0, &m);
+	metrics_compute_some(d, cat, 1024.0 * 1024 * 1024, 0, 0, &m); /* no scaling curve */
 	f = &m.fabric;
 	v->connected = f->connected;
 	v->heterogeneous = f->heterogeneous;

@@ -433,7 +433,7 @@ void opt_evaluate(const struct design *d, const struct catalog *shipped, const s
 	{
 		struct bom b;
 		struct cost cost;
-		metrics_compute(d, ccat, r->bytes, 0, m);
+		metrics_compute_some(d, ccat, r->bytes, 0, 0, m); /* no curve: a candidate is weighed by its step */
 		bom_compute(d, ccat, &b);
 		cost_compute(&b, ccat, r->prices, (long)m->fabric.design_gpus, m->fabric.bisection_GBps,
 			     m->work.valid ? m->work.tokens_per_s : 0, &cost);

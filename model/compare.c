@@ -249,7 +249,7 @@ int headlines_of(const struct design *d, const struct catalog *cat, double bytes
 	struct inventory inv;
 	int n;
 	inventory_compute(d, cat, &inv);
-	metrics_compute(d, cat, bytes, 0, m);
+	metrics_compute_some(d, cat, bytes, 0, 0, m); /* headlines: no scaling curve */
 	n = headlines_collect(&inv, m, d->job.algo, out, max);
 	inventory_free(&inv);
 	free(m);

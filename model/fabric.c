@@ -673,31 +673,82 @@ static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
 	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == b->collnet;
 }
 
+/* The levels of every used group's switch planes, listed by switch group (what
+ * single_nodes looks through: the groups reaching one switch group, not every group). */
+struct reach {
+	int *first;     /* [switch group]: its first entry, -1 */
+	int *next;      /* [entry]: the next entry of the same switch group, -1 */
+	int *ng, *plane, *lv;
+	int n;
+};
+
+static void reach_build(const struct topo *t, struct reach *r)
+{
+	int i, k, m, n = 0, cap = 0;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *h = &t->ng[t->order[i]];
+		if (h->used)
+			for (k = 0; k < h->nswitch; k++)
+				cap += h->plane[k].nlevels;
+	}
+	r->first = xmalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * sizeof *r->first);
+	for (i = 0; i < t->nsw; i++)
+		r->first[i] = -1;
+	r->next = xmalloc((size_t)(cap > 0 ? cap : 1) * 4 * sizeof *r->next);
+	r->ng = r->next + cap;
+	r->plane = r->ng + cap;
+	r->lv = r->plane + cap;
+	/* Filled from the last group back, so each list runs in rank order. */
+	for (i = t->nplaced - 1; i >= 0; i--) {
+		const struct topo_ngroup *h = &t->ng[t->order[i]];
+		if (!h->used)
+			continue;
+		for (k = h->nswitch - 1; k >= 0; k--)
+			for (m = h->plane[k].nlevels - 1; m >= 0; m--) {
+				int sw = h->plane[k].level[m].sw;
+				if (sw < 0 || sw >= t->nsw)
+					continue;
+				r->ng[n] = t->order[i];
+				r->plane[n] = k;
+				r->lv[n] = m;
+				r->next[n] = r->first[sw];
+				r->first[sw] = n;
+				n++;
+			}
+	}
+	r->n = n;
+}
+
+static void reach_free(struct reach *r)
+{
+	free(r->first);
+	free(r->next);
+}
+
 /* The job's nodes in the one component of level lv of g's plane p (a level that joins all
  * of a group's positions): every used group whose plane reaches that component. */
-static double single_nodes(const struct topo *t, const struct topo_ngroup *g, const struct topo_plane *p, int lv)
+static double single_nodes(const struct topo *t, const struct reach *r, const struct topo_ngroup *g,
+			   const struct topo_plane *p, int lv)
 {
 	const struct topo_level *l = &p->level[lv];
 	long id = topo_comp_rail(l, topo_pos(g, p, 0), 0), n = 0;
-	int i, k, m;
-	for (i = 0; i < t->nplaced; i++) {
-		const struct topo_ngroup *h = &t->ng[t->order[i]];
-		bool in = false;
-		if (!h->used)
-			continue;
-		for (k = 0; k < h->nswitch && !in; k++)
-			for (m = 0; m < h->plane[k].nlevels && !in; m++) {
-				const struct topo_level *o = &h->plane[k].level[m];
-				in = o->sw == l->sw && o->order == l->order && topo_comp_rail(o, topo_pos(h, &h->plane[k], 0), 0) == id;
-			}
-		if (in)
+	int e, counted = -1;
+	for (e = l->sw >= 0 && l->sw < t->nsw ? r->first[l->sw] : -1; e >= 0; e = r->next[e]) {
+		const struct topo_ngroup *h = &t->ng[r->ng[e]];
+		const struct topo_plane *hp = &h->plane[r->plane[e]];
+		const struct topo_level *o = &hp->level[r->lv[e]];
+		if (r->ng[e] == counted)
+			continue; /* a group counts once, whichever of its planes reaches it */
+		if (o->order == l->order && topo_comp_rail(o, topo_pos(h, hp, 0), 0) == id) {
 			n += h->used;
+			counted = r->ng[e];
+		}
 	}
 	return (double)(n > 0 ? n : t->nodes);
 }
 
-static int add_tier(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f,
-		    const struct topo_ngroup *g, const struct topo_plane *p, int lv)
+static int add_tier(const struct design *d, const struct catalog *cat, const struct topo *t, const struct reach *r,
+		    struct fabric *f, const struct topo_ngroup *g, const struct topo_plane *p, int lv)
 {
 	const struct topo_level *l = &p->level[lv];
 	const struct switch_group *sg;
@@ -740,7 +791,7 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	tr->protocol = t->sw[l->sw].protocol;
 	/* Job nodes one component of this level joins (components count servers of every group
 	 * bundled into the switch group, so the job's whole node count bounds it). */
-	tr->nodes_under = l->size >= TOPO_ALL ? single_nodes(t, g, p, lv)
+	tr->nodes_under = l->size >= TOPO_ALL ? single_nodes(t, r, g, p, lv)
 					      : min_d((double)t->nodes, (double)l->size / (g->spn > 0 ? g->spn : 1));
 	if (l->modulus > 0)
 		tr->nodes_under = min_d((double)t->nodes, ceil((double)t->nodes / l->modulus));
@@ -762,6 +813,7 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 {
 	const struct topo_ngroup *g0 = NULL;
 	int i, k, pi, lv;
+	struct reach reach = { NULL, NULL, NULL, NULL, NULL, 0 };
 	memset(f, 0, sizeof *f);
 	f->gpus = t->gpus;
 	f->design_gpus = t->design_gpus;
@@ -788,6 +840,8 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 	}
 	/* The kinds of node the job runs on, each as NCCL sees it. */
 	f->node_ceiling_GBps = -1;
+	if (full)
+		reach_build(t, &reach);
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
 		struct nccl_node n;
@@ -813,10 +867,12 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 			f->node_ceiling_GBps = ceil_g;
 		for (pi = 0; pi < g->nplanes && full; pi++)
 			for (lv = 0; lv < g->plane[pi].nlevels; lv++)
-				add_tier(d, cat, t, f, g, &g->plane[pi], lv);
+				add_tier(d, cat, t, &reach, f, g, &g->plane[pi], lv);
 		if (g->nplanes && g->plane[0].kind == PLANE_MESH)
 			f->mesh = true;
 	}
+	if (full)
+		reach_free(&reach);
 	if (f->node_ceiling_GBps < 0)
 		f->node_ceiling_GBps = 0;
 	/* Tiers in order: leaves first. */

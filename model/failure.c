@@ -621,7 +621,7 @@ void fail_evaluate(const struct design *d, const struct catalog *cat, const stru
 	out->ok = fail_apply(d, cat, s, &after, &out->effect, out->why, sizeof out->why);
 	if (out->ok) {
 		struct metrics *m = xmalloc(sizeof *m);
-		metrics_compute(&after, cat, bytes, gpus, m);
+		metrics_compute_some(&after, cat, bytes, gpus, 0, m); /* no scaling curve */
 		fail_point_from(m, after.job.algo, &out->after);
 		free(m);
 		if (!out->after.connected) {

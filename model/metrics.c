@@ -646,11 +646,28 @@ static void find_advice(const struct design *d, const struct catalog *cat, const
 
 void metrics_compute(const struct design *d, const struct catalog *cat, double bytes, int gpus, struct metrics *m)
 {
+	metrics_compute_some(d, cat, bytes, gpus, METRICS_CURVE, m);
+}
+
+void metrics_curve(const struct design *d, const struct catalog *cat, struct metrics *m)
+{
+	struct topo t;
+	if (m->work.has_curve)
+		return;
+	topo_build(d, cat, m->gpus_asked, &t);
+	workload_curve(d, cat, &t, &m->fabric, &m->work);
+	topo_free(&t);
+}
+
+void metrics_compute_some(const struct design *d, const struct catalog *cat, double bytes, int gpus, unsigned with,
+			  struct metrics *m)
+{
 	int c;
 	struct topo t;
 	struct comm_layout world;
 	memset(m, 0, sizeof *m);
 	m->bytes = bytes > 0 ? bytes : 1024.0 * 1024 * 1024;
+	m->gpus_asked = gpus;
 	topo_build(d, cat, gpus, &t);
 	fabric_summarize(d, cat, &t, &m->fabric);
 	fabric_nccl(&m->fabric, m->fabric.node.nnodes, m->fabric.gpus > 0 ? m->fabric.gpus : 1, 0, &m->nccl);
@@ -667,6 +684,8 @@ void metrics_compute(const struct design *d, const struct catalog *cat, double b
 			 m->fabric.design_gpus);
 	} else {
 		workload_compute(d, cat, &t, &m->fabric, &m->work);
+		if (with & METRICS_CURVE)
+			workload_curve(d, cat, &t, &m->fabric, &m->work);
 	}
 	if (m->work.valid)
 		job_bottleneck(d, m);

@@ -26,10 +26,20 @@ struct metrics {
 	 * ("set job.algo tree", "select a100->tor; set lag true"); "" when it names none
 	 * that one edit can make. The designer applies it from the panel; u undoes it. */
 	char advice_do[ADVICE_MAX][240];
+	int gpus_asked;                /* metrics_compute's gpus (metrics_curve places them again) */
 };
 
-/* gpus 0: the job's own count. bytes: message size (nccl-tests "size"). */
+/* gpus 0: the job's own count. bytes: message size (nccl-tests "size"). Everything,
+ * the workload's scaling curve included (the report). */
 void metrics_compute(const struct design *d, const struct catalog *cat, double bytes, int gpus, struct metrics *m);
+/* The same, the parts in `with` only among those a view may not show: METRICS_CURVE, the
+ * workload's scaling curve (a dozen placements of the job; the designer makes it only while
+ * its speedup plot is open). Every other figure is the same as metrics_compute's. */
+#define METRICS_CURVE 1u
+void metrics_compute_some(const struct design *d, const struct catalog *cat, double bytes, int gpus, unsigned with,
+			  struct metrics *m);
+/* Add the scaling curve to m (metrics_compute_some's, on the same d and cat) if it has none. */
+void metrics_curve(const struct design *d, const struct catalog *cat, struct metrics *m);
 /* Collective c at another size on the same fabric and communicator (for sweeps). */
 void metrics_at(const struct metrics *m, enum coll c, double bytes, struct coll_result *out);
 /* Append the topology engine's problems (fabric.problems) to diag. */

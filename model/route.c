@@ -339,6 +339,7 @@ static struct {
 	struct event *e;
 	size_t ecap;
 	size_t *active;
+	size_t *where;      /* where[i]: contribution i's place in active while it is there */
 	size_t acap;
 } acc;
 
@@ -481,6 +482,7 @@ static void acc_sweep(piece_fn fn, void *ctx)
 	if (acc.n > acc.acap) {
 		acc.acap = acc.n * 2;
 		acc.active = xrealloc(acc.active, acc.acap * sizeof *acc.active);
+		acc.where = xrealloc(acc.where, acc.acap * sizeof *acc.where);
 	}
 	for (i = 0; i < acc.n; i++) {
 		const struct contrib *c = &acc.c[i];
@@ -499,15 +501,17 @@ static void acc_sweep(piece_fn fn, void *ctx)
 			const struct event *e = &acc.e[j];
 			const struct contrib *c = &acc.c[e->i];
 			if (e->add) {
+				acc.where[e->i] = nact;
 				acc.active[nact++] = e->i;
 				for (k = 0; k < 4; k++)
 					sum[k] += c->v[k];
 			} else {
-				for (k = 0; k < nact; k++)
-					if (acc.active[k] == e->i) {
-						acc.active[k] = acc.active[--nact];
-						break;
-					}
+				/* Out of the active set: the last one takes its place (a component
+				 * shared by every group holds a contribution of each, a thousand at
+				 * 1,000 groups: no search). */
+				size_t at = acc.where[e->i], last = acc.active[--nact];
+				acc.active[at] = last;
+				acc.where[last] = at;
 				for (k = 0; k < 4; k++)
 					sum[k] -= c->v[k];
 			}

@@ -102,6 +102,7 @@ struct topo_plane {
 struct topo_ngroup {
 	char name[NCF_NAME_MAX];
 	int server;              /* server group (design index) */
+	const struct cat_gpu *gpu; /* its GPU in the build's catalog, NULL if unknown */
 	int domain;              /* domain group (design index) or -1 */
 	long nodes;              /* nodes in the design */
 	int spn;                 /* servers per node */

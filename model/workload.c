@@ -104,21 +104,34 @@ static void layout_of(int ranks, int stride, int G, long n, struct dim_comm *dc)
 struct comm {
 	struct dim_comm dc;
 	struct nccl_model m;
-	struct coll_losses loss[COLL_COUNT];
+	struct coll_losses loss[COLL_COUNT]; /* set for the collectives in `ready` only */
 	unsigned have[COLL_COUNT]; /* algorithms (bit per enum ualgo) whose losses are known */
+	unsigned ready;            /* collectives (bit per enum coll) whose loss[] is set */
 };
 
+/* The communicator of dc: NCCL's model of it, no losses known yet (loss[c] is set when
+ * collective c is first asked for: a step asks for one or two of the seven, and clearing
+ * all of them was a fifth of a recompute at 1,000 groups). */
 static void comm_init(const struct fabric *f, const struct dim_comm *dc, struct comm *cm)
 {
-	int c, u;
-	memset(cm, 0, sizeof *cm);
 	cm->dc = *dc;
+	memset(cm->have, 0, sizeof cm->have);
+	cm->ready = 0;
 	fabric_nccl_span(f, dc->nodes, dc->ranks, dc->per_node, dc->span, &cm->m);
-	for (c = 0; c < COLL_COUNT; c++)
-		for (u = 0; u < UA_COUNT; u++) {
-			cm->loss[c].algo[u].factor = 1;
-			cm->loss[c].algo[u].binding = -1;
-		}
+}
+
+/* loss[c] as comm_init left it in full: every algorithm lossless, nothing binding. */
+static void comm_ready(struct comm *cm, enum coll c)
+{
+	int u;
+	if (cm->ready & (1u << c))
+		return;
+	memset(&cm->loss[c], 0, sizeof cm->loss[c]);
+	for (u = 0; u < UA_COUNT; u++) {
+		cm->loss[c].algo[u].factor = 1;
+		cm->loss[c].algo[u].binding = -1;
+	}
+	cm->ready |= 1u << c;
 }
 
 static int forced_algo(int job_algo)
@@ -134,6 +147,7 @@ static void comm_need(const struct topo *t, const struct fabric *f, struct comm 
 	unsigned miss = need & ~cm->have[c];
 	int u;
 	struct coll_losses tmp;
+	comm_ready(cm, c);
 	if (!miss)
 		return;
 	collective_losses_some(t, f, &cm->m, c, &cm->dc.layout, miss, &tmp);
@@ -488,18 +502,12 @@ static void job_gpus(const struct design *d, const struct catalog *cat, const st
 		     const struct cat_gpu **slow, const struct cat_gpu **small)
 {
 	int i;
-	const char *last = NULL; /* the previous group's GPU: groups alike name one (no search) */
-	const struct cat_gpu *gpu = NULL;
 	*slow = *small = NULL;
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		const char *name;
+		const struct cat_gpu *gpu = g->gpu; /* looked up once, when the graph was built */
 		if (!g->used)
 			continue;
-		name = DESIGN_SERVER(d, g->server)->gpu;
-		if (!last || strcmp(last, name))
-			gpu = catalog_gpu(cat, name);
-		last = name;
 		if (gpu && gpu->bf16_tflops > 0 && (!*slow || gpu->bf16_tflops < (*slow)->bf16_tflops))
 			*slow = gpu;
 		if (gpu && gpu->memory_GB > 0 && (!*small || gpu->memory_GB < (*small)->memory_GB))
@@ -635,13 +643,20 @@ void workload_step(const struct design *d, const struct catalog *cat, const stru
 	w->valid = step_of(d, cat, t, f, j, false, w);
 }
 
-void workload_compute(const struct design *d, const struct catalog *cat, struct topo *t, const struct fabric *f,
+void workload_compute(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
 		      struct workload *w)
+{
+	w->valid = step_of(d, cat, t, f, &d->job, true, w);
+}
+
+void workload_curve(const struct design *d, const struct catalog *cat, struct topo *t, const struct fabric *f,
+		    struct workload *w)
 {
 	const struct job *j = &d->job;
 	struct workload point;
 	int N = f->gpus, G = f->node.ppn, n, mult;
-	w->valid = step_of(d, cat, t, f, j, true, w);
+	w->ncurve = 0;
+	w->has_curve = true;
 	if (!w->valid)
 		return;
 	/* Scaling curve: the same per-GPU work (weak scaling: the batch grows with the GPUs)

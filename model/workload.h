@@ -117,14 +117,21 @@ struct workload {
 	double speedup, efficiency, amdahl_r, amdahl_speedup;
 	struct job_memory mem;
 	char mem_gpu[NCF_NAME_MAX]; /* the job's GPU with the least memory */
+	bool has_curve;         /* the curve was made (workload_curve; metrics_curve) */
 	int ncurve;             /* scaling curve: GPUs, speedup, efficiency, Amdahl */
 	struct { int gpus; double speedup, efficiency, amdahl; } curve[CURVE_MAX];
 };
 
-/* The design's job over graph t (placed for the job; re-placed for the curve and back)
- * summarized in f, with the scaling curve and what bounds each dimension. */
-void workload_compute(const struct design *d, const struct catalog *cat, struct topo *t, const struct fabric *f,
+/* The design's job over graph t (placed for the job) summarized in f, with what bounds
+ * each dimension; no scaling curve (ncurve 0, has_curve false). */
+void workload_compute(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
 		      struct workload *w);
+/* Its scaling curve (w from workload_compute on the same t and f): t re-placed at each
+ * point and back. It re-places the graph and routes every point's communicators, a dozen
+ * of them, so it is made only where it is shown (the report, the designer's speedup
+ * plot); sets has_curve. */
+void workload_curve(const struct design *d, const struct catalog *cat, struct topo *t, const struct fabric *f,
+		    struct workload *w);
 /* Job j (the design's, or a variant of it the advice weighs) on the same GPUs, graph and
  * fabric: the step only, no curve, no bounds. */
 void workload_step(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,

@@ -165,3 +165,66 @@ Test(recompute, fuzz_designs_within_16ms)
 	closedir(dir);
 	cr_assert_gt(n, 5);
 }
+
+/* The designer recomputes without the scaling curve and makes it only for the speedup plot
+ * (metrics_compute_some, metrics_curve): the figures must be the ones metrics_compute
+ * gives, the curve included once it is made, on every shipped example, a failure test
+ * design and every template at its defaults. */
+static void same_with_and_without_curve(const char *what, const struct design *d, const struct catalog *cat)
+{
+	static struct metrics full, some;
+	fabric_caches_clear();
+	metrics_compute(d, cat, 1024.0 * 1024 * 1024, 0, &full);
+	fabric_caches_clear();
+	metrics_compute_some(d, cat, 1024.0 * 1024 * 1024, 0, 0, &some);
+	cr_assert(!some.work.has_curve && some.work.ncurve == 0, "%s: a curve without METRICS_CURVE", what);
+	cr_assert(!full.work.valid || full.work.has_curve, "%s: metrics_compute made no curve", what);
+	cr_assert_float_eq(some.work.step_ms, full.work.step_ms, 0, "%s: step %.6f vs %.6f", what, some.work.step_ms,
+			   full.work.step_ms);
+	cr_assert_float_eq(some.colls[0].algo[0].busbw_GBps, full.colls[0].algo[0].busbw_GBps, 0, "%s", what);
+	metrics_curve(d, cat, &some);
+	cr_assert_eq(some.work.ncurve, full.work.ncurve, "%s: %d points, metrics_compute %d", what, some.work.ncurve,
+		     full.work.ncurve);
+	/* Both were cleared whole before they were filled: every byte must agree, padding and
+	 * all, curve and every other figure. */
+	cr_assert(!memcmp(&some, &full, sizeof some), "%s: metrics differ with the curve made afterwards", what);
+	if (full.work.valid)
+		cr_assert_gt(full.work.ncurve, 0, "%s: a valid job with no curve", what);
+}
+
+Test(recompute, the_curve_made_later_is_the_same)
+{
+	static const char *const files[] = { "share/examples/dgx-h100-1su.yaml", "share/examples/gb200-nvl72.yaml",
+					     "share/examples/mixed-generations.yaml", "share/examples/pcie-box.yaml",
+					     "share/examples/reference-case.yaml", "share/examples/reference-two-racks.yaml",
+					     "share/examples/textbook-mesh.yaml", "tests/data/fail-8spine.yaml" };
+	static const char *const tnames[] = { "single-node", "leaf-spine", "fat-tree", "superpod", "nvl72", "rail-only",
+					      "pcie-box", "reference-case" };
+	size_t i;
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct design d;
+		struct catalog merged;
+		struct ncf_diag diag = { 0 };
+		cr_assert(design_load_file(files[i], &shipped, &d, &diag), "%s", files[i]);
+		design_catalog(&d, &shipped, &merged);
+		same_with_and_without_curve(files[i], &d, &merged);
+		catalog_free(&merged);
+		design_free(&d);
+		diag_free(&diag);
+	}
+	for (i = 0; i < sizeof tnames / sizeof tnames[0]; i++) {
+		const struct template *t = template_find(tnames[i]);
+		struct tvalues v;
+		struct design d;
+		struct catalog merged;
+		char err[600];
+		cr_assert(t, "no template %s", tnames[i]);
+		template_defaults(t, &v);
+		design_init(&d);
+		cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s: %s", tnames[i], err);
+		design_catalog(&d, &shipped, &merged);
+		same_with_and_without_curve(tnames[i], &d, &merged);
+		catalog_free(&merged);
+		design_free(&d);
+	}
+}

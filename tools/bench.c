@@ -11,10 +11,14 @@
  *   ecmp N       Ethernet (RoCE, Spectrum-4) leaf-spine with ECMP hashing at 2:1: every
  *                server's 8 NICs on one leaf (top-of-rack), half the leaf's ports up.
  * Columns:
- *   recompute    the model: fabric, NCCL model, 5 patterns x 6 algorithms at 1 GiB, the
- *                workload and the scaling curve (metrics_compute), its caches warm (an edit of
- *                the job or the size);
+ *   recompute    the model as the designer recomputes it after an edit: fabric, NCCL model,
+ *                5 patterns x 6 algorithms at 1 GiB, the workload, the bottleneck and the
+ *                advice (metrics_compute_some without the scaling curve), its caches warm
+ *                (an edit of the job or the size);
  *   cold         the same with every cache cleared (an edit of the hardware: a new graph);
+ *   curve        the workload's scaling curve after a cold recompute (metrics_curve: what
+ *                the speedup plot and `report` add; the designer makes it only while the
+ *                speedup plot is open);
  *   sweep25      5 patterns at 25 sizes from 8 B to 16 GiB (metrics_at);
  *   place        canvas placement and routing at 200x60;
  *   paint        one frame of the designer at 200x60 into its cell buffer;
@@ -274,7 +278,7 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 {
 	static struct metrics m;
 	static struct app app;
-	double t_full[RUNS_MAX], t_cold[RUNS_MAX], t_sweep[RUNS_MAX], t_place[RUNS_MAX], t_paint[RUNS_MAX], t_edit[RUNS_MAX],
+	double t_full[RUNS_MAX], t_cold[RUNS_MAX], t_curve[RUNS_MAX], t_sweep[RUNS_MAX], t_place[RUNS_MAX], t_paint[RUNS_MAX], t_edit[RUNS_MAX],
 		t_teach[RUNS_MAX], t_open[RUNS_MAX], t_plan[RUNS_MAX], t_cost[RUNS_MAX], bytes[25];
 	struct design d;
 	struct catalog merged;
@@ -292,16 +296,19 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 		double t0 = now_us(), t1;
 		struct coll_result cr;
 		struct placement p;
-		metrics_compute(&d, &merged, 1024.0 * 1024 * 1024, 0, &m);
+		metrics_compute_some(&d, &merged, 1024.0 * 1024 * 1024, 0, 0, &m);
 		t1 = now_us();
 		t_full[k] = t1 - t0;
 		/* Cold: every cache of the model cleared first, as after an edit of the hardware
 		 * (a new graph: routes and tree counts computed again). */
 		fabric_caches_clear();
 		t0 = now_us();
-		metrics_compute(&d, &merged, 1024.0 * 1024 * 1024, 0, &m);
+		metrics_compute_some(&d, &merged, 1024.0 * 1024 * 1024, 0, 0, &m);
 		t1 = now_us();
 		t_cold[k] = t1 - t0;
+		metrics_curve(&d, &merged, &m);
+		t_curve[k] = now_us() - t1;
+		t1 = now_us();
 		for (s = 0; s < nsweep; s++)
 			for (c = 0; c < PATTERNS; c++)
 				metrics_at(&m, (enum coll)c, bytes[s], &cr);
@@ -377,9 +384,9 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 	cellbuf_free(&cb);
 	app_free(&app);
 	snprintf(label, sizeof label, "%s %d", r->kind, r->n);
-	printf("%-15s %7d %6zu %7zu %9.1f %9.1f %9.1f %8.1f %8.1f %9.1f %9.1f %8.1f %8.1f %8.2f %6s %8ld\n", label, m.fabric.gpus,
+	printf("%-15s %7d %6zu %7zu %9.1f %9.1f %8.1f %9.1f %8.1f %8.1f %9.1f %9.1f %8.1f %8.1f %8.2f %6s %8ld\n", label, m.fabric.gpus,
 	       d.servers.n + d.switches.n + d.domains.n, d.bundles.n, median(t_full, runs), median(t_cold, runs),
-	       median(t_sweep, runs),
+	       median(t_curve, runs), median(t_sweep, runs),
 	       median(t_place, runs), median(t_paint, runs), median(t_edit, runs), median(t_cost, runs), median(t_plan, runs), median(t_teach, runs),
 	       median(t_open, runs < 11 ? runs : 11) / 1000, problems.n_errors ? "ERRORS" : refused ? "REFUSED" : "ok",
 	       maxrss_kb());
@@ -652,8 +659,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("ncfabric bench (catalog: %s; medians of %d runs of CPU time, in us but open in ms)\n", src, runs);
-	printf("%-15s %7s %6s %7s %9s %9s %9s %8s %8s %9s %9s %8s %8s %8s %6s %8s\n", "design", "GPUs", "groups", "bundles",
-	       "recompute", "cold", "sweep25", "place", "paint", "edit", "idle_cost", "plan", "teach", "open_ms", "check", "maxrss_KB");
+	printf("%-15s %7s %6s %7s %9s %9s %8s %9s %8s %8s %9s %9s %8s %8s %8s %6s %8s\n", "design", "GPUs", "groups", "bundles",
+	       "recompute", "cold", "curve", "sweep25", "place", "paint", "edit", "idle_cost", "plan", "teach", "open_ms", "check", "maxrss_KB");
 	for (r = 0; r < sizeof rows / sizeof *rows; r++) {
 		char label[32];
 		snprintf(label, sizeof label, "%s %d", rows[r].kind, rows[r].n);

@@ -392,7 +392,8 @@ void app_recompute(struct app *app)
 		app->catalog_serial = ed_catalog_serial(&app->ed);
 	}
 	diag_append(&app->problems, ed_problems(&app->ed));
-	metrics_compute(&app->design, &app->catalog, app->bytes, 0, &app->metrics);
+	/* The scaling curve only while the speedup plot shows it (app_settle). */
+	metrics_compute_some(&app->design, &app->catalog, app->bytes, 0, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
 	if ((app->cost.valid && app->cost_generation == app->ed.generation) ||
 	    (app->cost.valid && app->ed.generation == app->fail_generation))
@@ -472,6 +473,10 @@ void app_settle(struct app *app, unsigned chg)
 		app_recompute(app);
 	if (chg & (CHG_MODEL | CHG_LAYOUT))
 		app_layout(app, app->screen_w, app->screen_h);
+	/* The speedup plot shows the scaling curve, which a recompute leaves out (a dozen
+	 * placements of the job that no other view shows). */
+	if (app->mode == MODE_PLOT && app->plot == PLOT_SPEEDUP && !app->metrics.work.has_curve)
+		metrics_curve(&app->design, &app->catalog, &app->metrics);
 }
 
 bool app_dirty(const struct app *app)
