@@ -1006,7 +1006,20 @@ struct nccl_node fabric_subnode(const struct nccl_node *node, int ranks, int per
 	return n;
 }
 
-void fabric_nccl_span(const struct fabric *f, int nodes, int ranks, int per_node, int span, struct nccl_model *m)
+/* NCCL's model of a communicator depends on the kinds of node and the communicator's shape
+ * only; a recompute asks for the same few many times (the job's step and every variant the
+ * advice weighs build the same DP and TP communicators), and building one runs NCCL's
+ * tuning over every algorithm and protocol. Remembered by their inputs, compared whole. */
+#define NCCL_CACHE 16
+static struct nccl_memo {
+	bool valid;
+	int n, nodes, ranks, per_node, span, proto;
+	struct nccl_node cls[FABRIC_MAX_CLASSES];
+	struct nccl_model m;
+} nccl_cache[NCCL_CACHE];
+static int nccl_next;
+
+static void nccl_span_build(const struct fabric *f, int nodes, int ranks, int per_node, int span, struct nccl_model *m)
 {
 	struct nccl_node cls[FABRIC_MAX_CLASSES];
 	int i, n = f->nclasses > 0 ? f->nclasses : 1;
@@ -1030,6 +1043,33 @@ void fabric_nccl_span(const struct fabric *f, int nodes, int ranks, int per_node
 	nccl_model_build_multi(cls, n, nodes > 0 ? nodes : 1, ranks, m);
 	if (f->proto_forced > PROTO_AUTO && f->proto_forced <= PROTO_SIMPLE)
 		nccl_model_only_proto(m, (enum nproto)(f->proto_forced - 1));
+}
+
+void fabric_nccl_span(const struct fabric *f, int nodes, int ranks, int per_node, int span, struct nccl_model *m)
+{
+	const struct nccl_node *in = f->nclasses > 0 ? f->classes : &f->node;
+	int i, n = f->nclasses > 0 ? f->nclasses : 1;
+	struct nccl_memo *e;
+	for (i = 0; i < NCCL_CACHE; i++) {
+		e = &nccl_cache[i];
+		if (e->valid && e->n == n && e->nodes == nodes && e->ranks == ranks && e->per_node == per_node &&
+		    e->span == span && e->proto == f->proto_forced && !memcmp(e->cls, in, (size_t)n * sizeof *in)) {
+			*m = e->m;
+			return;
+		}
+	}
+	nccl_span_build(f, nodes, ranks, per_node, span, m);
+	e = &nccl_cache[nccl_next];
+	nccl_next = (nccl_next + 1) % NCCL_CACHE;
+	e->valid = true;
+	e->n = n;
+	e->nodes = nodes;
+	e->ranks = ranks;
+	e->per_node = per_node;
+	e->span = span;
+	e->proto = f->proto_forced;
+	memcpy(e->cls, in, (size_t)n * sizeof *in);
+	e->m = *m;
 }
 
 void fabric_nccl(const struct fabric *f, int nodes, int ranks, int per_node, struct nccl_model *m)
@@ -1065,6 +1105,8 @@ void fabric_caches_clear(void)
 {
 	memset(loss_cache, 0, sizeof loss_cache);
 	loss_next = 0;
+	memset(nccl_cache, 0, sizeof nccl_cache);
+	nccl_next = 0;
 	route_caches_clear();
 }
 

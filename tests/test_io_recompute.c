@@ -170,6 +170,27 @@ Test(recompute, fuzz_designs_within_16ms)
  * (metrics_compute_some, metrics_curve): the figures must be the ones metrics_compute
  * gives, the curve included once it is made, on every shipped example, a failure test
  * design and every template at its defaults. */
+/* The padding of NCCL's graphs, which come back from functions by value (its bytes are
+ * whatever the copy left), cleared so the two can be compared byte for byte. */
+static void graph_pad(struct nccl_graph *g)
+{
+	struct nccl_graph z;
+	memset(&z, 0, sizeof z);
+	z.c = g->c;
+	z.bi = g->bi;
+	z.be = g->be;
+	z.cross = g->cross;
+	memcpy(g, &z, sizeof z);
+}
+
+static void model_pad(struct nccl_model *m)
+{
+	graph_pad(&m->ring);
+	graph_pad(&m->tree);
+	graph_pad(&m->nvls);
+	graph_pad(&m->collnet);
+}
+
 static void same_with_and_without_curve(const char *what, const struct design *d, const struct catalog *cat)
 {
 	static struct metrics full, some;
@@ -185,8 +206,10 @@ static void same_with_and_without_curve(const char *what, const struct design *d
 	metrics_curve(d, cat, &some);
 	cr_assert_eq(some.work.ncurve, full.work.ncurve, "%s: %d points, metrics_compute %d", what, some.work.ncurve,
 		     full.work.ncurve);
-	/* Both were cleared whole before they were filled: every byte must agree, padding and
-	 * all, curve and every other figure. */
+	/* Both were cleared whole before they were filled: every byte must agree, curve and
+	 * every other figure (but the graphs' padding). */
+	model_pad(&some.nccl);
+	model_pad(&full.nccl);
 	cr_assert(!memcmp(&some, &full, sizeof some), "%s: metrics differ with the curve made afterwards", what);
 	if (full.work.valid)
 		cr_assert_gt(full.work.ncurve, 0, "%s: a valid job with no curve", what);
