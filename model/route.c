@@ -410,8 +410,9 @@ static bool ev_radix(struct event *e, size_t ne)
 	static struct event *tmp;
 	static size_t cap;
 	long swlo = e[0].sw, swhi = e[0].sw, olo = e[0].order, ohi = e[0].order, plo = e[0].pos, phi = e[0].pos;
-	int sb, ob, pb, shift, total;
-	size_t i;
+	int sb, ob, pb, shift, total, digit;
+	size_t i, nbucket;
+	uint64_t mask;
 	for (i = 1; i < ne; i++) {
 		swlo = e[i].sw < swlo ? e[i].sw : swlo;
 		swhi = e[i].sw > swhi ? e[i].sw : swhi;
@@ -442,20 +443,27 @@ static bool ev_radix(struct event *e, size_t ne)
 		a[i].key = (k << 1) | (uint64_t)(e[i].add != 0);
 		a[i].src = i;
 	}
-	for (shift = 0; shift < total; shift += 11) {
-		size_t cnt[2048] = { 0 }, sum = 0, d;
+	/* Digits of about log2(ne) bits (at most 11): the buckets cost as much as the events
+	 * per pass, and a ring at 1,000 groups sorts a thousand events, not a million. */
+	digit = bits_for((uint64_t)ne);
+	digit = digit < 4 ? 4 : digit > 11 ? 11 : digit;
+	nbucket = (size_t)1 << digit;
+	mask = nbucket - 1;
+	for (shift = 0; shift < total; shift += digit) {
+		size_t cnt[2048], sum = 0, d;
 		struct ev_key *sw;
+		memset(cnt, 0, nbucket * sizeof *cnt);
 		for (i = 0; i < ne; i++)
-			cnt[(a[i].key >> shift) & 2047]++;
-		if (cnt[(a[0].key >> shift) & 2047] == ne)
+			cnt[(a[i].key >> shift) & mask]++;
+		if (cnt[(a[0].key >> shift) & mask] == ne)
 			continue; /* one digit for all: nothing moves */
-		for (d = 0; d < 2048; d++) {
+		for (d = 0; d < nbucket; d++) {
 			size_t c = cnt[d];
 			cnt[d] = sum;
 			sum += c;
 		}
 		for (i = 0; i < ne; i++)
-			b[cnt[(a[i].key >> shift) & 2047]++] = a[i];
+			b[cnt[(a[i].key >> shift) & mask]++] = a[i];
 		sw = a;
 		a = b;
 		b = sw;

@@ -798,6 +798,7 @@ static void level_from(struct topo_level *l, const struct lstate *s, long L)
 	l->base = s->base;
 	l->rail_mod = (int)s->rail_mod;
 	l->rail_block = (int)s->rail_block;
+	l->rail_groups = l->rail_block > 0 && l->rail_mod / l->rail_block > 0 ? l->rail_mod / l->rail_block : 1;
 	l->rails = (int)(s->G > 0 ? ceil_div(L, s->G) : L);
 	if (l->rails < 1)
 		l->rails = 1;
@@ -1378,24 +1379,6 @@ static void check_groups(const struct design *d, struct topo *t, int gpus)
 
 /* ---- connectivity -------------------------------------------------------------------- */
 
-long topo_comp(const struct topo_level *lv, long x)
-{
-	struct part p = { lv->size, lv->shift, lv->modulus };
-	return lv->base + part_id(&p, x);
-}
-
-long topo_rail_groups(const struct topo_level *lv)
-{
-	long G = lv->rail_block > 0 ? lv->rail_mod / lv->rail_block : 1;
-	return G > 0 ? G : 1;
-}
-
-long topo_comp_rail(const struct topo_level *lv, long x, int rail)
-{
-	long rm = lv->rail_mod > 0 ? lv->rail_mod : 1, rb = lv->rail_block > 0 ? lv->rail_block : 1;
-	return topo_comp(lv, x) * topo_rail_groups(lv) + (rail % rm) / rb;
-}
-
 /* sum_{i=0}^{n-1} floor((a i + b) / m) for a, b >= 0, m > 0 (the classic reduction). */
 static unsigned long long floor_sum(unsigned long long n, unsigned long long m, unsigned long long a,
 				    unsigned long long b)
@@ -1509,11 +1492,6 @@ void topo_runs(const struct topo_level *l, long x0, long d, long n, topo_run_fn 
 	} else {
 		blocks_runs(l, B0 + 1, B1 - 1, ceil_l(s, d), fn, arg); /* at most this many each */
 	}
-}
-
-long topo_pos(const struct topo_ngroup *g, const struct topo_plane *p, long i)
-{
-	return p->pos + i * g->spn;
 }
 
 const struct topo_ngroup *topo_node(const struct topo *t, long i, long *local)

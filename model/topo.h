@@ -70,6 +70,7 @@ struct topo_level {
 	long base;               /* number of the first component (of the one, at size TOPO_ALL) */
 	int rails;               /* the plane's ports per server inside one component */
 	int rail_mod, rail_block; /* rail l's group at this level: (l mod rail_mod) / rail_block */
+	int rail_groups;         /* rail_mod / rail_block, at least 1 (0: not set, one group) */
 	int switches;            /* switches of this level in one component */
 	int uplinks;             /* per switch, to the next level (0 at the top) */
 	double link_GBps;        /* per uplink */
@@ -196,9 +197,33 @@ const struct topo_ngroup *topo_node(const struct topo *t, long i, long *local);
  * (rail_mod / rail_block of them) split each block into components: rail r of position x
  * is in component topo_comp(lv, x) x G + (r mod rail_mod) / rail_block, numbered as the
  * level's switch group numbers them (the same in every node group bundled into it). */
-long topo_comp(const struct topo_level *lv, long x);
-long topo_rail_groups(const struct topo_level *lv);
-long topo_comp_rail(const struct topo_level *lv, long x, int rail);
+/* (Inline: the routing asks for these tens of thousands of times a recompute.) */
+static inline long topo_comp(const struct topo_level *lv, long x)
+{
+	long v, q, id;
+	if (lv->size >= TOPO_ALL)
+		return lv->base;
+	v = x + lv->shift;
+	q = v / lv->size;
+	id = (v % lv->size != 0 && v < 0) ? q - 1 : q; /* floor: size is positive */
+	if (lv->modulus > 0) {
+		id %= lv->modulus;
+		if (id < 0)
+			id += lv->modulus;
+	}
+	return lv->base + id;
+}
+
+static inline long topo_rail_groups(const struct topo_level *lv)
+{
+	return lv->rail_groups > 0 ? lv->rail_groups : 1;
+}
+
+static inline long topo_comp_rail(const struct topo_level *lv, long x, int rail)
+{
+	long rm = lv->rail_mod > 0 ? lv->rail_mod : 1, rb = lv->rail_block > 0 ? lv->rail_block : 1;
+	return topo_comp(lv, x) * topo_rail_groups(lv) + (rail ? (rail % rm) / rb : 0);
+}
 /* The components of level lv holding positions x0 + j*d (j = 0..n-1): fn(lo, hi, count)
  * for components lo..hi holding `count` of them each (calls may overlap: their counts add).
  * Exact, except over long runs of blocks of unequal shares (then at most `count`). Cost:
@@ -206,7 +231,10 @@ long topo_comp_rail(const struct topo_level *lv, long x, int rail);
 typedef void (*topo_run_fn)(long lo, long hi, long count, void *arg);
 void topo_runs(const struct topo_level *lv, long x0, long d, long n, topo_run_fn fn, void *arg);
 /* Servers of node group g: position of the first server of its job node i in plane p. */
-long topo_pos(const struct topo_ngroup *g, const struct topo_plane *p, long i);
+static inline long topo_pos(const struct topo_ngroup *g, const struct topo_plane *p, long i)
+{
+	return p->pos + i * g->spn;
+}
 /* Direct (mesh) links between a member of g and a member of h (h == g: two members of g),
  * and their capacity per direction in *GBps (may be NULL); 0: the pair is not linked. */
 int topo_mesh_pair(const struct topo_ngroup *g, const struct topo_ngroup *h, double *GBps);
