@@ -638,3 +638,31 @@ Test(screen, recovery_offer_says_what_it_holds)
 	cr_assert_neq(access("/tmp/ncf-ui-rec.yaml.recover", F_OK), 0, "removed once answered");
 	app_free(&app);
 }
+
+/* The designer recomputes without the scaling curve and makes it while the speedup plot
+ * is open: an edit made with the plot open (a job field, by command) shows the new curve,
+ * the same as metrics_compute gives for the edited design. */
+Test(screen, the_speedup_plot_follows_an_edit)
+{
+	static struct metrics want;
+	char *t;
+	int k;
+	open_app("share/examples/reference-case.yaml");
+	free(screen("", 80, 24));
+	cr_assert(!app.metrics.work.has_curve, "the canvas made the scaling curve");
+	free(screen("P", 100, 30));
+	cr_assert(app.metrics.work.has_curve && app.metrics.work.ncurve > 0, "the plot has no curve");
+	t = screen(":set job.global_batch 128", 100, 30);
+	cr_assert_eq(app.design.job.global_batch, 128, "the command did not edit the job:\n%s", t);
+	cr_assert(app.mode == MODE_PLOT && app.metrics.work.has_curve, "the edit left the plot without its curve:\n%s", t);
+	metrics_compute(&app.design, &app.catalog, app.bytes, 0, &want);
+	cr_assert_eq(app.metrics.work.ncurve, want.work.ncurve);
+	for (k = 0; k < want.work.ncurve; k++) {
+		cr_assert_eq(app.metrics.work.curve[k].gpus, want.work.curve[k].gpus);
+		cr_assert_float_eq(app.metrics.work.curve[k].speedup, want.work.curve[k].speedup, 1e-12, "point %d", k);
+	}
+	free(t);
+	free(screen("<Esc>", 100, 30));
+	cr_assert_eq(app.mode, MODE_CANVAS);
+	app_free(&app);
+}
