@@ -666,3 +666,37 @@ Test(screen, the_speedup_plot_follows_an_edit)
 	cr_assert_eq(app.mode, MODE_CANVAS);
 	app_free(&app);
 }
+
+/* The cable plan's warnings (a k=32 fat tree: 418 of 8,192 edge-aggregation links longer
+ * than the 100 m fibre reaches, and a 400G OSFP module the catalog lacks) reach the
+ * designer's problems with the cost, once no key waits: the load does not walk the plan. */
+static bool has_problem(const char *text)
+{
+	size_t i;
+	for (i = 0; i < diag_count(&app.problems); i++)
+		if (strstr(diag_get(&app.problems, i)->msg, text))
+			return true;
+	return false;
+}
+
+Test(screen, the_cable_plans_warnings_reach_the_problems)
+{
+	const struct template *t = template_find("fat-tree");
+	struct tvalues v;
+	struct design d;
+	char err[300];
+	template_defaults(t, &v);
+	cr_assert(template_set(t, &v, "k=32", &shipped, err, sizeof err), "%s", err);
+	design_init(&d);
+	cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s", err);
+	app_init(&app, &d, &shipped, NULL);
+	cr_assert(!has_problem("reaches"), "the load walked the cable plan");
+	free(screen("", 120, 40)); /* a script's first idle: the cost and the plan */
+	cr_assert(has_problem("of 8192 links are longer than fibre-smf-mpo12 reaches (up to 110.8 m, reach 100 m)"),
+		  "no over-reach warning in the designer's problems");
+	cr_assert(has_problem("links use a part the catalog does not have: 400G osfp transceiver"));
+	/* A change of size is no edit of the design: the warnings stay. */
+	free(screen("]", 120, 40));
+	cr_assert(has_problem("reaches"), "a new message size lost the plan's warnings");
+	app_free(&app);
+}

@@ -271,6 +271,7 @@ void app_init(struct app *app, struct design *d, const struct catalog *shipped, 
 	app->mouse = true;
 	app->drag_id = -1;
 	app->fail_generation = -1;
+	app->plan_generation = -1;
 	app_recompute(app);
 	ensure_selection(app);
 	app_layout(app, APP_MIN_W, APP_MIN_H);
@@ -288,6 +289,7 @@ void app_free(struct app *app)
 	if (app->inv_of_valid)
 		design_free(&app->inv_of);
 	diag_free(&app->problems);
+	diag_free(&app->plan_parts);
 	price_list_free(&app->prices);
 	placement_free(&app->place);
 	if (app->pinned)
@@ -340,7 +342,17 @@ static void cost_refresh(struct app *app)
 	else /* as the last key, command or click found it: a form's fields or an advice's
 	      * commands are one change */
 		app->cost_before = app->cost_start.valid ? app->cost_start : app->cost;
-	bom_compute(&app->design, &app->catalog, &b);
+	{
+		/* The plan walks every link: its warnings come with it, not with every edit. */
+		struct cableplan plan;
+		cableplan_build(&app->design, &app->catalog, &plan, NULL, NULL);
+		bom_from_plan(&app->design, &app->catalog, &plan, &b);
+		diag_clear(&app->plan_parts);
+		diag_append(&app->plan_parts, &plan.parts);
+		app->plan_generation = app->ed.generation;
+		diag_append(&app->problems, &app->plan_parts);
+		cableplan_free(&plan);
+	}
 	cost_compute(&b, &app->catalog, &app->prices, app->metrics.fabric.gpus, app->metrics.fabric.bisection_GBps,
 		     app->metrics.work.valid ? app->metrics.work.tokens_per_s : 0, &c);
 	memset(f, 0, sizeof *f);
@@ -395,6 +407,8 @@ void app_recompute(struct app *app)
 	/* The scaling curve only while the speedup plot shows it (app_settle). */
 	metrics_compute_some(&app->design, &app->catalog, app->bytes, 0, 0, &app->metrics);
 	metrics_problems(&app->metrics, &app->problems);
+	if (app->plan_generation == app->ed.generation)
+		diag_append(&app->problems, &app->plan_parts); /* the cable plan's, when it is this design's */
 	if ((app->cost.valid && app->cost_generation == app->ed.generation) ||
 	    (app->cost.valid && app->ed.generation == app->fail_generation))
 		cost_refresh(app); /* no BOM to walk: the figures are the ones there are */

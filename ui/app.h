@@ -221,6 +221,11 @@ struct app {
 	int cost_generation;
 	bool cost_pending;            /* an edit changed the design since `cost` was made */
 	int fail_generation;          /* the editor's generation :fail or f made; -1: none */
+	/* The cable plan's warnings (links beyond their parts' reach, parts the catalog lacks:
+	 * cableplan.h), made with the cost when no key waits; in the problems from then on,
+	 * while the design is that of plan_generation. */
+	struct ncf_diag plan_parts;
+	int plan_generation;          /* -1: none made */
 	struct price_list prices;     /* --prices FILE or :prices FILE; empty: catalog list prices */
 	char prices_file[1024];
 	struct placement place;       /* blocks on the canvas */
