@@ -348,6 +348,24 @@ static void acc_reset(void)
 	acc.n = 0;
 }
 
+/* How a ring's contribution got its values (ring_values makes them again for another
+ * traffic over the same hops): the base of its group and level, times `times`; kind RK_INNER
+ * multiplied the first three by hops first, RK_RANDOM set the node count to 1/trays. */
+enum ring_kind { RK_PLAIN, RK_INNER, RK_RANDOM };
+struct recipe {
+	int gi, pi, lv, kind;
+	long block_nodes, trays;
+	double hops, times;
+};
+
+/* While on, every contribution added records rec.cur (with its times) in rec.r. */
+static struct {
+	bool on;
+	struct recipe cur;
+	struct recipe *r;
+	size_t cap;
+} rec;
+
 static void acc_add(const struct contrib *proto, long lo, long hi, double times)
 {
 	struct contrib *c;
@@ -357,6 +375,14 @@ static void acc_add(const struct contrib *proto, long lo, long hi, double times)
 	if (acc.n == acc.cap) {
 		acc.cap = acc.cap ? acc.cap * 2 : 256;
 		acc.c = xrealloc(acc.c, acc.cap * sizeof *acc.c);
+	}
+	if (rec.on) {
+		if (acc.n >= rec.cap) {
+			rec.cap = acc.cap;
+			rec.r = xrealloc(rec.r, rec.cap * sizeof *rec.r);
+		}
+		rec.r[acc.n] = rec.cur;
+		rec.r[acc.n].times = times;
 	}
 	c = &acc.c[acc.n++];
 	*c = *proto;
@@ -476,22 +502,26 @@ static bool ev_radix(struct event *e, size_t ne)
 
 typedef void (*piece_fn)(const struct contrib *rep, const double *sum, void *ctx);
 
-static void acc_sweep(piece_fn fn, void *ctx)
+/* Room for n contributions' events and active set. */
+static void acc_room(size_t n)
 {
-	size_t ne = 2 * acc.n, i, k, nact = 0;
-	bool sorted = true;
-	double sum[4] = { 0, 0, 0, 0 };
-	if (!acc.n)
-		return;
-	if (ne > acc.ecap) {
-		acc.ecap = ne * 2;
+	if (2 * n > acc.ecap) {
+		acc.ecap = 4 * n;
 		acc.e = xrealloc(acc.e, acc.ecap * sizeof *acc.e);
 	}
-	if (acc.n > acc.acap) {
-		acc.acap = acc.n * 2;
+	if (n > acc.acap) {
+		acc.acap = n * 2;
 		acc.active = xrealloc(acc.active, acc.acap * sizeof *acc.active);
 		acc.where = xrealloc(acc.where, acc.acap * sizeof *acc.where);
 	}
+}
+
+/* The contributions' events in the sweep's order (ev_cmp's), into acc.e. */
+static void acc_order(void)
+{
+	size_t ne = 2 * acc.n, i;
+	bool sorted = true;
+	acc_room(acc.n);
 	for (i = 0; i < acc.n; i++) {
 		const struct contrib *c = &acc.c[i];
 		acc.e[2 * i] = (struct event){ c->sw, c->order, c->lo, 1, i };
@@ -501,6 +531,13 @@ static void acc_sweep(piece_fn fn, void *ctx)
 		sorted = ev_cmp(&acc.e[i - 1], &acc.e[i]) <= 0;
 	if (!sorted && (ne < 64 || !ev_radix(acc.e, ne)))
 		qsort(acc.e, ne, sizeof *acc.e, ev_cmp);
+}
+
+/* The pieces of constant load over acc.e (acc_order's), each to fn. */
+static void acc_walk(piece_fn fn, void *ctx)
+{
+	size_t ne = 2 * acc.n, i, k, nact = 0;
+	double sum[4] = { 0, 0, 0, 0 };
 	for (i = 0; i < ne;) {
 		const struct event *e0 = &acc.e[i];
 		size_t j = i;
@@ -538,6 +575,14 @@ static void acc_sweep(piece_fn fn, void *ctx)
 		}
 		i = j;
 	}
+}
+
+static void acc_sweep(piece_fn fn, void *ctx)
+{
+	if (!acc.n)
+		return;
+	acc_order();
+	acc_walk(fn, ctx);
 }
 
 /* ---- ring and pairs: the hops that leave each component ------------------------------
@@ -630,125 +675,250 @@ static void mesh_hop(const struct topo *t, const struct seg *a, const struct seg
 			   b->g->name);
 }
 
-static void eval_ring(const struct topo *t, const struct route_in *in, struct route_out *o, bool pairs)
+/* A ring's hops over one graph and communicator, whatever its channels and rate (the job's
+ * ring, DP's rings and the send/recv pairs of one recompute take the same hops): the
+ * contributions with their recipes and the events in the sweep's order. Only one
+ * communicator's (span.count 1) are kept; cleared with the tree counts. */
+#define RING_GEO_CACHE 4
+#define RING_GEO_MAX 200000 /* contributions: larger ones are not kept */
+static struct ring_geo {
+	uint64_t key;
+	bool valid;
+	int nng;        /* the graph's node groups (the recipes index them) */
+	struct contrib *c;
+	struct recipe *r;
+	struct event *e;
+	size_t n;
+} ring_geo[RING_GEO_CACHE];
+static int ring_geo_next;
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n);
+
+/* What the hops depend on, besides the graph: the communicator's nodes (one of them), the
+ * pairs' distance and wrap, the odd wrap of NCCL_CROSS_NIC, a ring's random placement and
+ * the pairs' rails. */
+static uint64_t ring_geo_key(const struct topo *t, const struct route_in *in, bool pairs, long D, bool odd_wrap)
 {
-	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
-	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
-	long k, step = in->span.step > 0 ? in->span.step : 1, D = in->distance > 0 ? in->distance : 1;
-	int maxp = max_switch_planes(t), i;
-	double conc = in->concurrent > 0 ? in->concurrent : 1;
-	bool odd_wrap = !pairs && in->cross_rail && in->span.len > 2 && in->span.len % 2 == 1;
-	struct ring_ctx x = { t, in, o, conc, pairs };
-	for (k = 0; k < in->span.count; k++) {
-		int ns = segments(t, &in->span, k, sg, maxseg), pi;
-		if (ns == 0 || in->span.len < 2 || no_network(sg, ns, o))
-			continue;
-		acc_reset();
-		for (pi = 0; pi < maxp; pi++)
-			for (i = 0; i < ns; i++) {
-				const struct seg *s = &sg[i], *nx = &sg[(i + 1) % ns];
-				const struct topo_ngroup *g = s->g;
-				const struct topo_plane *p = plane_of(g, pi), *pn = plane_of(nx->g, pi);
-				bool last = i == ns - 1, exits = !(pairs && last && !in->pair_wrap);
-				long d = step * g->spn, x0, x1;
-				int lv;
-				if (!p)
-					continue;
-				x0 = topo_pos(g, p, s->lo);
-				x1 = topo_pos(g, p, s->hi);
-				for (lv = 0; lv < p->nlevels; lv++) {
-					const struct topo_level *l = &p->level[lv];
-					bool single = l->size >= TOPO_ALL;
-					bool rails_apart = l->rails < p->links || p->links < g->wired;
-					long block_nodes = single ? in->span.len : ceil_l(l->size, g->spn);
-					long most = single ? s->n : ceil_l(l->size, d);
-					double share, hops = 1;
-					struct contrib proto, *pr = &proto;
-					long trays, tr;
-					int m;
-					if (most > s->n)
-						most = s->n;
-					/* A ring's channels go round-robin over the node's ports; a node's
-					 * pairs each take one NIC (fabric-physics.md 3.2), GPU i's pair on
-					 * rail i: a rail component carries the pairs of its rails. */
-					share = rail_share(pairs ? (int)conc : in->channels * (int)conc, l->rails * g->spn,
-							   g->wired * g->spn);
-					memset(pr, 0, sizeof *pr);
-					pr->sw = l->sw;
-					pr->order = l->order;
-					pr->gi = s->gi;
-					pr->pi = (int)(p - g->plane);
-					pr->lv = lv;
-					pr->why = UP_LEAVE;
-					pr->block_nodes = most;
-					pr->G = topo_rail_groups(l);
-					pr->v[0] = conc * in->rate * share;
-					pr->v[1] = (pairs ? conc * share * in->p2p_channels
-							  : ceil(in->channels * conc * in->runtime * share)) *
-						   t->qps;
-					pr->v[2] = pairs ? conc * share : (double)l->rails * g->spn;
-					/* Communicators interleaved node by node (a rank's peers a whole number
-					 * of nodes apart): each family with nodes in the component leaves it. */
-					if (in->span.stride > 0 && in->span.stride < step) {
-						long fam = step / in->span.stride;
-						double f = (double)(fam < block_nodes ? fam : block_nodes);
-						pr->v[0] *= f;
-						pr->v[1] *= f;
-						pr->v[2] *= f;
+	long f[8];
+	f[0] = in->span.first;
+	f[1] = in->span.len;
+	f[2] = in->span.step > 0 ? in->span.step : 1;
+	/* Pairs one node apart in a ring of pairs take a ring's hops (their values differ). */
+	f[3] = pairs && D > 1 ? D : 1;
+	f[4] = pairs && !in->pair_wrap;
+	f[5] = odd_wrap;
+	f[6] = in->placement == PLACE_RANDOM && !pairs;
+	f[7] = pairs && in->pair_cross_rail;
+	return fnv((uint64_t)t->layout ^ 0x6a09e667f3bcc909ULL, f, sizeof f);
+}
+
+/* A ring's planned values at one group and level, for `trays` trays (each node's share):
+ * what each of its contributions scales. */
+static void ring_base(const struct topo *t, const struct route_in *in, bool pairs, double conc,
+		      const struct topo_ngroup *g, const struct topo_level *l, long block_nodes, long trays, double *v)
+{
+	long step = in->span.step > 0 ? in->span.step : 1;
+	double share;
+	int m;
+	/* A ring's channels go round-robin over the node's ports; a node's pairs each take one
+	 * NIC (fabric-physics.md 3.2), GPU i's pair on rail i: a rail component carries the
+	 * pairs of its rails. */
+	share = rail_share(pairs ? (int)conc : in->channels * (int)conc, l->rails * g->spn, g->wired * g->spn);
+	v[0] = conc * in->rate * share;
+	v[1] = (pairs ? conc * share * in->p2p_channels : ceil(in->channels * conc * in->runtime * share)) * t->qps;
+	v[2] = pairs ? conc * share : (double)l->rails * g->spn;
+	v[3] = 0;
+	/* Communicators interleaved node by node (a rank's peers a whole number of nodes
+	 * apart): each family with nodes in the component leaves it. */
+	if (in->span.stride > 0 && in->span.stride < step) {
+		long fam = step / in->span.stride;
+		double f = (double)(fam < block_nodes ? fam : block_nodes);
+		v[0] *= f;
+		v[1] *= f;
+		v[2] *= f;
+	}
+	for (m = 0; m < 4; m++)
+		v[m] /= (double)trays;
+}
+
+/* The contributions of the kept hops, valued for traffic in (the same operations, in the
+ * same order, as when they were first made). */
+static void ring_values(const struct topo *t, const struct route_in *in, bool pairs, double conc, const struct ring_geo *rg)
+{
+	size_t i;
+	int k;
+	if (rg->n > acc.cap) {
+		acc.cap = rg->n;
+		acc.c = xrealloc(acc.c, acc.cap * sizeof *acc.c);
+	}
+	memcpy(acc.c, rg->c, rg->n * sizeof *acc.c);
+	acc.n = rg->n;
+	for (i = 0; i < rg->n; i++) {
+		const struct recipe *r = &rg->r[i];
+		const struct topo_ngroup *g = &t->ng[r->gi];
+		double v[4];
+		ring_base(t, in, pairs, conc, g, &g->plane[r->pi].level[r->lv], r->block_nodes, r->trays, v);
+		if (r->kind == RK_INNER)
+			for (k = 0; k < 3; k++)
+				v[k] *= r->hops;
+		else if (r->kind == RK_RANDOM)
+			v[3] = 1.0 / r->trays;
+		for (k = 0; k < 4; k++)
+			acc.c[i].v[k] = v[k] * r->times;
+	}
+}
+
+/* The hops of communicator k leaving components, as contributions (recorded when rec.on). */
+static void ring_hops(const struct topo *t, const struct route_in *in, bool pairs, double conc, const struct seg *sg,
+		      int ns, long D, bool odd_wrap)
+{
+	long step = in->span.step > 0 ? in->span.step : 1;
+	int maxp = max_switch_planes(t), i, pi;
+	for (pi = 0; pi < maxp; pi++)
+		for (i = 0; i < ns; i++) {
+			const struct seg *s = &sg[i], *nx = &sg[(i + 1) % ns];
+			const struct topo_ngroup *g = s->g;
+			const struct topo_plane *p = plane_of(g, pi), *pn = plane_of(nx->g, pi);
+			bool last = i == ns - 1, exits = !(pairs && last && !in->pair_wrap);
+			long d = step * g->spn, x0, x1;
+			int lv;
+			if (!p)
+				continue;
+			x0 = topo_pos(g, p, s->lo);
+			x1 = topo_pos(g, p, s->hi);
+			for (lv = 0; lv < p->nlevels; lv++) {
+				const struct topo_level *l = &p->level[lv];
+				bool single = l->size >= TOPO_ALL;
+				bool rails_apart = l->rails < p->links || p->links < g->wired;
+				long block_nodes = single ? in->span.len : ceil_l(l->size, g->spn);
+				long most = single ? s->n : ceil_l(l->size, d);
+				double hops = 1;
+				struct contrib proto, *pr = &proto;
+				long trays, tr;
+				int m;
+				if (most > s->n)
+					most = s->n;
+				memset(pr, 0, sizeof *pr);
+				pr->sw = l->sw;
+				pr->order = l->order;
+				pr->gi = s->gi;
+				pr->pi = (int)(p - g->plane);
+				pr->lv = lv;
+				pr->why = UP_LEAVE;
+				pr->block_nodes = most;
+				pr->G = topo_rail_groups(l);
+				/* Pairs further apart than one node: the last D nodes of a block send
+				 * out of it. */
+				if (pairs && D > 1)
+					hops = (double)(D < most ? D : most);
+				trays = trays_at(g, p, l);
+				ring_base(t, in, pairs, conc, g, l, block_nodes, trays, pr->v);
+				rec.cur.gi = s->gi;
+				rec.cur.pi = pr->pi;
+				rec.cur.lv = lv;
+				rec.cur.block_nodes = block_nodes;
+				rec.cur.trays = trays;
+				rec.cur.hops = hops;
+				for (tr = 0; tr < trays; tr++) {
+					long y0 = x0 + tr, y1 = x1 + tr;
+					if (in->placement == PLACE_RANDOM && !pairs) {
+						/* Every node of the component: its hop leaves at random. */
+						pr->v[3] = 1.0 / trays;
+						rec.cur.kind = RK_RANDOM;
+						topo_runs(l, y0, d, s->n, acc_run, pr);
+						continue;
 					}
-					/* Pairs further apart than one node: the last D nodes of a block send
-					 * out of it. */
-					if (pairs && D > 1)
-						hops = (double)(D < most ? D : most);
-					trays = trays_at(g, p, l);
-					for (m = 0; m < 4; m++)
-						pr->v[m] /= (double)trays;
-					for (tr = 0; tr < trays; tr++) {
-						long y0 = x0 + tr, y1 = x1 + tr;
-						if (in->placement == PLACE_RANDOM && !pairs) {
-							/* Every node of the component: its hop leaves at random. */
-							pr->v[3] = 1.0 / trays;
-							topo_runs(l, y0, d, s->n, acc_run, pr);
-							continue;
+					if (pairs && in->pair_cross_rail && rails_apart) {
+						/* Without PXN a pair's GPUs sit on different rails: every pair
+						 * leaves its rail component. */
+						pr->why = UP_PAIR_RAIL;
+						rec.cur.kind = RK_PLAIN;
+						topo_runs(l, y0, d, exits ? s->n : s->n - 1, acc_run, pr);
+						continue;
+					}
+					if (!single && s->n > 1) {
+						long B0 = floordiv(y0 + l->shift, l->size), B1 = floordiv(y1 + l->shift, l->size);
+						struct contrib inner = *pr;
+						for (m = 0; m < 3; m++)
+							inner.v[m] *= hops;
+						rec.cur.kind = RK_INNER;
+						if (d >= l->size) {
+							/* Nodes a block or more apart: every hop inside the segment
+							 * leaves its node's block. */
+							topo_runs(l, y0, d, s->n - 1, acc_run, &inner);
+						} else if (B1 > B0) {
+							/* Consecutive blocks: one hop out of each but the last
+							 * (count blocks, one position each). */
+							topo_runs(l, B0 * l->size - l->shift, l->size, B1 - B0, acc_run, &inner);
 						}
-						if (pairs && in->pair_cross_rail && rails_apart) {
-							/* Without PXN a pair's GPUs sit on different rails: every
-							 * pair leaves its rail component. */
-							pr->why = UP_PAIR_RAIL;
-							topo_runs(l, y0, d, exits ? s->n : s->n - 1, acc_run, pr);
-							continue;
-						}
-						if (!single && s->n > 1) {
-							long B0 = floordiv(y0 + l->shift, l->size), B1 = floordiv(y1 + l->shift, l->size);
-							struct contrib inner = *pr;
-							for (m = 0; m < 3; m++)
-								inner.v[m] *= hops;
-							if (d >= l->size) {
-								/* Nodes a block or more apart: every hop inside the
-								 * segment leaves its node's block. */
-								topo_runs(l, y0, d, s->n - 1, acc_run, &inner);
-							} else if (B1 > B0) {
-								/* Consecutive blocks: one hop out of each but the last
-								 * (count blocks, one position each). */
-								topo_runs(l, B0 * l->size - l->shift, l->size, B1 - B0, acc_run, &inner);
-							}
-						}
-						if (exits) {
-							long here = topo_comp_rail(l, y1, 0), there;
-							bool stays = pn && comp_at(nx->g, pn, nx->lo, tr, l->sw, l->order, &there) &&
-								     there == here;
-							if (!stays) {
-								pr->why = UP_LEAVE;
-								acc_add(pr, here, here + pr->G - 1, hops);
-							} else if (odd_wrap && last && rails_apart) {
-								pr->why = UP_WRAP;
-								acc_add(pr, here, here + pr->G - 1, 1);
-							}
+					}
+					if (exits) {
+						long here = topo_comp_rail(l, y1, 0), there;
+						bool stays = pn && comp_at(nx->g, pn, nx->lo, tr, l->sw, l->order, &there) && there == here;
+						rec.cur.kind = RK_PLAIN;
+						if (!stays) {
+							pr->why = UP_LEAVE;
+							acc_add(pr, here, here + pr->G - 1, hops);
+						} else if (odd_wrap && last && rails_apart) {
+							pr->why = UP_WRAP;
+							acc_add(pr, here, here + pr->G - 1, 1);
 						}
 					}
 				}
 			}
-		acc_sweep(ring_piece, &x);
+		}
+}
+
+static void eval_ring(const struct topo *t, const struct route_in *in, struct route_out *o, bool pairs)
+{
+	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
+	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
+	long k, D = in->distance > 0 ? in->distance : 1;
+	int i;
+	double conc = in->concurrent > 0 ? in->concurrent : 1;
+	bool odd_wrap = !pairs && in->cross_rail && in->span.len > 2 && in->span.len % 2 == 1;
+	struct ring_ctx x = { t, in, o, conc, pairs };
+	for (k = 0; k < in->span.count; k++) {
+		int ns = segments(t, &in->span, k, sg, maxseg);
+		struct ring_geo *rg = NULL;
+		uint64_t key = 0;
+		if (ns == 0 || in->span.len < 2 || no_network(sg, ns, o))
+			continue;
+		if (in->span.count == 1) {
+			key = ring_geo_key(t, in, pairs, D, odd_wrap);
+			for (i = 0; i < RING_GEO_CACHE; i++)
+				if (ring_geo[i].valid && ring_geo[i].key == key && ring_geo[i].nng == t->nng)
+					rg = &ring_geo[i];
+		}
+		if (rg) {
+			/* The same hops: their values for this traffic, the kept order. */
+			ring_values(t, in, pairs, conc, rg);
+			acc_room(acc.n);
+			memcpy(acc.e, rg->e, 2 * rg->n * sizeof *acc.e);
+		} else {
+			acc_reset();
+			rec.on = in->span.count == 1;
+			ring_hops(t, in, pairs, conc, sg, ns, D, odd_wrap);
+			rec.on = false;
+			if (acc.n)
+				acc_order();
+			if (in->span.count == 1 && acc.n <= RING_GEO_MAX) {
+				rg = &ring_geo[ring_geo_next];
+				ring_geo_next = (ring_geo_next + 1) % RING_GEO_CACHE;
+				rg->c = xrealloc(rg->c, (acc.n ? acc.n : 1) * sizeof *rg->c);
+				rg->r = xrealloc(rg->r, (acc.n ? acc.n : 1) * sizeof *rg->r);
+				rg->e = xrealloc(rg->e, (acc.n ? 2 * acc.n : 1) * sizeof *rg->e);
+				memcpy(rg->c, acc.c, acc.n * sizeof *rg->c);
+				memcpy(rg->r, rec.r, acc.n * sizeof *rg->r);
+				memcpy(rg->e, acc.e, 2 * acc.n * sizeof *rg->e);
+				rg->n = acc.n;
+				rg->nng = t->nng;
+				rg->key = key;
+				rg->valid = true;
+			}
+		}
+		if (acc.n)
+			acc_walk(ring_piece, &x);
 		/* Direct links: each hop of a mesh over the links of its pair. */
 		for (i = 0; i < ns; i++) {
 			const struct seg *s = &sg[i], *nx = &sg[(i + 1) % ns];
@@ -1639,6 +1809,13 @@ void route_caches_clear(void)
 		memset(&tree_cache[i], 0, sizeof tree_cache[i]);
 	}
 	tree_cache_next = 0;
+	for (i = 0; i < RING_GEO_CACHE; i++) {
+		free(ring_geo[i].c);
+		free(ring_geo[i].r);
+		free(ring_geo[i].e);
+		memset(&ring_geo[i], 0, sizeof ring_geo[i]);
+	}
+	ring_geo_next = 0;
 }
 
 static const struct tree_table *tree_table(const struct topo *t, const struct span *s, int placement)

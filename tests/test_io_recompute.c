@@ -16,6 +16,8 @@
 #include "layouts/template.h"
 #include "model/fabric.h"
 #include "model/metrics.h"
+#include "model/route.h"
+#include "model/topo.h"
 #include "tests/fuzz/model_gen.h"
 #include "tests/fuzz/targets.h"
 
@@ -247,6 +249,109 @@ Test(recompute, the_curve_made_later_is_the_same)
 		cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s: %s", tnames[i], err);
 		design_catalog(&d, &shipped, &merged);
 		same_with_and_without_curve(tnames[i], &d, &merged);
+		catalog_free(&merged);
+		design_free(&d);
+	}
+}
+
+/* A ring's hops are kept per graph and communicator and valued again for another ring or a
+ * ring of pairs over the same nodes (route.c ring_geo): each traffic must route exactly as
+ * it does alone, with nothing kept. Traffic a (the job's ring: 8 GPUs, C channels) goes
+ * first, then b (DP's: 8 rings of one GPU, other channels) and the send/recv pairs, on
+ * every example and template, contiguous and at random. */
+static void route_alone(const struct topo *t, const struct route_in *in, struct route_out *o)
+{
+	fabric_caches_clear();
+	route_eval(t, in, o);
+}
+
+static void rings_share_hops(const char *what, const struct design *d, const struct catalog *cat)
+{
+	struct topo t;
+	struct route_in a, b, p;
+	struct route_out alone, after;
+	int placement;
+	topo_build(d, cat, 0, &t);
+	for (placement = 0; placement < 2; placement++) {
+		memset(&a, 0, sizeof a);
+		a.kind = TK_RING;
+		a.rate = 37.5;
+		a.channels = 8;
+		a.runtime = 4;
+		a.gpus = 8;
+		a.concurrent = 1;
+		a.cross_rail = true;
+		a.placement = placement ? PLACE_RANDOM : PLACE_CONTIGUOUS;
+		a.span = span_all(t.nodes);
+		b = a;
+		b.rate = 12.25;
+		b.channels = 2;
+		b.runtime = 2;
+		b.gpus = 1;
+		b.concurrent = 8;
+		b.cross_rail = false;
+		b.span.stride = 1;
+		p = a;
+		p.kind = TK_PAIRS;
+		p.rate = 6.5;
+		p.distance = 1;
+		p.pair_wrap = true;
+		p.p2p_channels = 1;
+		p.concurrent = 8;
+		p.gpus = 1;
+		route_alone(&t, &b, &alone);
+		fabric_caches_clear();
+		route_eval(&t, &a, &after);
+		route_eval(&t, &b, &after);
+		cr_assert(!memcmp(&alone, &after, sizeof alone), "%s (placement %d): DP's ring after the job's differs: factor %.17g vs %.17g",
+			  what, placement, after.factor, alone.factor);
+		route_alone(&t, &p, &alone);
+		fabric_caches_clear();
+		route_eval(&t, &a, &after);
+		route_eval(&t, &p, &after);
+		cr_assert(!memcmp(&alone, &after, sizeof alone), "%s (placement %d): the pairs after the ring differ: factor %.17g vs %.17g",
+			  what, placement, after.factor, alone.factor);
+	}
+	topo_free(&t);
+	fabric_caches_clear();
+}
+
+Test(recompute, rings_over_the_same_nodes_share_their_hops_exactly)
+{
+	static const char *const files[] = { "share/examples/dgx-h100-1su.yaml", "share/examples/gb200-nvl72.yaml",
+					     "share/examples/mixed-generations.yaml", "share/examples/pcie-box.yaml",
+					     "share/examples/reference-case.yaml", "share/examples/reference-two-racks.yaml",
+					     "share/examples/textbook-mesh.yaml", "tests/data/fail-8spine.yaml",
+					     "tests/data/two-racks-spectrum-x.yaml" };
+	static const char *const tsets[][2] = { { "leaf-spine", "wiring=tor" }, { "leaf-spine", "oversubscription=2" },
+						{ "fat-tree", "k=8" }, { "superpod", "units=4" }, { "nvl72", "racks=4" },
+						{ "rail-only", NULL } };
+	size_t i;
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct design d;
+		struct catalog merged;
+		struct ncf_diag diag = { 0 };
+		cr_assert(design_load_file(files[i], &shipped, &d, &diag), "%s", files[i]);
+		design_catalog(&d, &shipped, &merged);
+		rings_share_hops(files[i], &d, &merged);
+		catalog_free(&merged);
+		design_free(&d);
+		diag_free(&diag);
+	}
+	for (i = 0; i < sizeof tsets / sizeof tsets[0]; i++) {
+		const struct template *t = template_find(tsets[i][0]);
+		struct tvalues v;
+		struct design d;
+		struct catalog merged;
+		char err[600];
+		cr_assert(t, "no template %s", tsets[i][0]);
+		template_defaults(t, &v);
+		if (tsets[i][1])
+			cr_assert(template_set(t, &v, tsets[i][1], &shipped, err, sizeof err), "%s", err);
+		design_init(&d);
+		cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s: %s", tsets[i][0], err);
+		design_catalog(&d, &shipped, &merged);
+		rings_share_hops(tsets[i][0], &d, &merged);
 		catalog_free(&merged);
 		design_free(&d);
 	}
