@@ -680,7 +680,7 @@ static void mesh_hop(const struct topo *t, const struct seg *a, const struct seg
  * contributions with their recipes and the events in the sweep's order. Only one
  * communicator's (span.count 1) are kept; cleared with the tree counts. */
 #define RING_GEO_CACHE 4
-#define RING_GEO_MAX 200000 /* contributions: larger ones are not kept */
+#define RING_GEO_MAX 20000 /* contributions (about 4 MB): larger ones are not kept */
 static struct ring_geo {
 	uint64_t key;
 	bool valid;
