@@ -676,6 +676,7 @@ static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
 /* The levels of every used group's switch planes, listed by switch group (what
  * single_nodes looks through: the groups reaching one switch group, not every group). */
 struct reach {
+	int *tier;      /* [switch group]: its tier while the tiers are listed, -1 */
 	int *first;     /* [switch group]: its first entry, -1 */
 	int *next;      /* [entry]: the next entry of the same switch group, -1 */
 	int *ng, *plane, *lv;
@@ -691,9 +692,10 @@ static void reach_build(const struct topo *t, struct reach *r)
 			for (k = 0; k < h->nswitch; k++)
 				cap += h->plane[k].nlevels;
 	}
-	r->first = xmalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * sizeof *r->first);
+	r->first = xmalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * 2 * sizeof *r->first);
+	r->tier = r->first + (t->nsw > 0 ? t->nsw : 1);
 	for (i = 0; i < t->nsw; i++)
-		r->first[i] = -1;
+		r->first[i] = r->tier[i] = -1;
 	r->next = xmalloc((size_t)(cap > 0 ? cap : 1) * 4 * sizeof *r->next);
 	r->ng = r->next + cap;
 	r->plane = r->ng + cap;
@@ -758,11 +760,15 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	bool lag;
 	if (l->sw < 0 || (l->order & 1))
 		return -1; /* a peer stage: the switches of the groups its bundle joins, listed as theirs */
+	if (l->sw < t->nsw && r->tier[l->sw] >= 0)
+		return r->tier[l->sw];
 	for (i = 0; i < f->ntiers; i++)
 		if (f->tiers[i].sw == l->sw)
 			return i;
 	if (f->ntiers >= FABRIC_MAX_TIERS)
 		return -1;
+	if (l->sw < t->nsw)
+		r->tier[l->sw] = f->ntiers;
 	sg = DESIGN_SWITCH(d, l->sw);
 	(void)cat;
 	tr = &f->tiers[f->ntiers];
@@ -813,7 +819,7 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 {
 	const struct topo_ngroup *g0 = NULL;
 	int i, k, pi, lv;
-	struct reach reach = { NULL, NULL, NULL, NULL, NULL, 0 };
+	struct reach reach = { NULL, NULL, NULL, NULL, NULL, NULL, 0 };
 	memset(f, 0, sizeof *f);
 	f->gpus = t->gpus;
 	f->design_gpus = t->design_gpus;

@@ -34,16 +34,18 @@ static unsigned long name_hash(const char *s)
 static void names_build(const struct design *d, struct names *nm)
 {
 	size_t i, n = d->servers.n + d->domains.n + d->switches.n, k;
-	nm->cap = n * 2 + 8;
+	nm->cap = 16; /* a power of two at least twice the names: slots by mask, not division */
+	while (nm->cap < n * 2 + 8)
+		nm->cap *= 2;
 	nm->v = xcalloc(nm->cap, sizeof *nm->v);
 	for (k = 0; k < 3; k++) {
 		size_t count = k == 0 ? d->servers.n : k == 1 ? d->domains.n : d->switches.n;
 		for (i = 0; i < count; i++) {
 			const char *name = k == 0 ? DESIGN_SERVER(d, i)->name
 					   : k == 1 ? DESIGN_DOMAIN(d, i)->name : DESIGN_SWITCH(d, i)->name;
-			size_t j = name_hash(name) % nm->cap;
+			size_t j = name_hash(name) & (nm->cap - 1);
 			while (nm->v[j].name && strcmp(nm->v[j].name, name))
-				j = (j + 1) % nm->cap;
+				j = (j + 1) & (nm->cap - 1);
 			if (nm->v[j].name)
 				continue; /* a duplicate name: the first one counts (check.c reports it) */
 			nm->v[j] = (struct name_ix){ name, k == 0 ? GK_SERVER : k == 1 ? GK_DOMAIN : GK_SWITCH, (int)i };
@@ -53,13 +55,13 @@ static void names_build(const struct design *d, struct names *nm)
 
 static int names_find(const struct names *nm, const char *name, int *index)
 {
-	size_t j = name_hash(name) % nm->cap;
+	size_t j = name_hash(name) & (nm->cap - 1);
 	while (nm->v[j].name) {
 		if (!strcmp(nm->v[j].name, name)) {
 			*index = nm->v[j].index;
 			return nm->v[j].kind;
 		}
-		j = (j + 1) % nm->cap;
+		j = (j + 1) & (nm->cap - 1);
 	}
 	return GK_NONE;
 }
@@ -96,7 +98,20 @@ struct memo {
 	const char *name;
 };
 
+/* The last node ngroup_nccl made, with what it was made from: the groups of a design are
+ * mostly alike (a thousand pods of the same servers), and NCCL's view of the node depends on
+ * the server and its ports only. */
+struct node_memo {
+	const struct server_group *s;
+	int gpus, spn, wired, port_gbps, lag_ports;
+	struct nccl_node nccl;
+	int protocol, ports, cards;
+	bool nic_ar, nic_sharp;
+	double slot_GBps, ceiling_GBps;
+};
+
 struct ctx {
+	struct node_memo node;
 	struct memo m_nic, m_gpu_part, m_fabric_part, m_switch_part;
 	int *srv_speed, *sw_speed;  /* port speed at each end: slowest compute NIC, switch port */
 	int *from_first, *from_next; /* bundles of each server group (as `from`), in design order */
@@ -677,7 +692,58 @@ static double min_d(double a, double b)
 
 /* The node as NCCL sees it (collective-model.md section 2): GPUs, NVLink or PCIe inside,
  * network ports and the PCIe path to them. */
+static bool same_server(const struct server_group *a, const struct server_group *b)
+{
+	size_t k;
+	if (strcmp(a->gpu, b->gpu) || strcmp(a->scaleup, b->scaleup) || a->cpu != b->cpu || a->sockets != b->sockets ||
+	    a->nics.n != b->nics.n)
+		return false;
+	for (k = 0; k < a->nics.n; k++) {
+		const struct nic_spec *x = &VEC_AT(a->nics, struct nic_spec, k), *y = &VEC_AT(b->nics, struct nic_spec, k);
+		if (strcmp(x->model, y->model) || x->count != y->count || x->speed_gbps != y->speed_gbps ||
+		    x->pcie_gen != y->pcie_gen || x->pcie_lanes != y->pcie_lanes || x->attach != y->attach ||
+		    x->use != y->use || strcmp(x->transport, y->transport))
+			return false;
+	}
+	return true;
+}
+
+static void ngroup_nccl_made(struct ctx *c, struct topo_ngroup *g, const struct server_group *s, int lag_ports);
+
+/* As the last group's when its server and ports are the same (node_memo). */
 static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct server_group *s, int lag_ports)
+{
+	struct node_memo *m = &c->node;
+	if (m->s && m->gpus == g->gpus && m->spn == g->spn && m->wired == g->wired && m->port_gbps == g->port_gbps &&
+	    m->lag_ports == lag_ports && same_server(m->s, s)) {
+		g->nccl = m->nccl;
+		g->protocol = m->protocol;
+		g->ports = m->ports;
+		g->cards = m->cards;
+		g->nic_ar = m->nic_ar;
+		g->nic_sharp = m->nic_sharp;
+		g->slot_GBps = m->slot_GBps;
+		g->ceiling_GBps = m->ceiling_GBps;
+		return;
+	}
+	ngroup_nccl_made(c, g, s, lag_ports);
+	m->s = s;
+	m->gpus = g->gpus;
+	m->spn = g->spn;
+	m->wired = g->wired;
+	m->port_gbps = g->port_gbps;
+	m->lag_ports = lag_ports;
+	m->nccl = g->nccl;
+	m->protocol = g->protocol;
+	m->ports = g->ports;
+	m->cards = g->cards;
+	m->nic_ar = g->nic_ar;
+	m->nic_sharp = g->nic_sharp;
+	m->slot_GBps = g->slot_GBps;
+	m->ceiling_GBps = g->ceiling_GBps;
+}
+
+static void ngroup_nccl_made(struct ctx *c, struct topo_ngroup *g, const struct server_group *s, int lag_ports)
 {
 	const struct cat_gpu *gpu = gpu_part(c, s->gpu);
 	const struct cat_fabric *fab = fabric_part(c, s->scaleup);
@@ -1324,12 +1390,18 @@ void topo_place(const struct design *d, struct topo *t, int gpus)
 	}
 	/* Heterogeneous: the job's node groups differ in what NCCL sees. */
 	t->heterogeneous = false;
+	t->slow_gpu = t->small_gpu = NULL;
 	{
 		const struct topo_ngroup *a = NULL;
 		for (i = 0; i < t->nplaced; i++) {
 			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			const struct cat_gpu *gpu = g->gpu;
 			if (!g->used)
 				continue;
+			if (gpu && gpu->bf16_tflops > 0 && (!t->slow_gpu || gpu->bf16_tflops < t->slow_gpu->bf16_tflops))
+				t->slow_gpu = gpu;
+			if (gpu && gpu->memory_GB > 0 && (!t->small_gpu || gpu->memory_GB < t->small_gpu->memory_GB))
+				t->small_gpu = gpu;
 			if (!a)
 				a = g;
 			else if (g->gpus != a->gpus || g->nccl.sm != a->nccl.sm || g->nccl.nvl != a->nccl.nvl ||

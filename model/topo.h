@@ -169,6 +169,9 @@ struct topo {
 	bool connected;          /* every pair of the job's nodes can reach each other */
 	char disconnect[200];    /* why not */
 	bool heterogeneous;      /* the job's node groups differ in GPUs, NICs or speeds */
+	/* The placed groups' slowest GPU (least BF16 TFLOPS) and the one with the least memory,
+	 * in the build's catalog (NULL: none known): a synchronous step waits for the first. */
+	const struct cat_gpu *slow_gpu, *small_gpu;
 	int routing;             /* enum routing (fabric.routing) */
 	int qps;                 /* NCCL_IB_QPS_PER_CONNECTION */
 	int nproblems;

@@ -501,18 +501,8 @@ static void run_pp(const struct topo *t, const struct fabric *f, struct workload
 static void job_gpus(const struct design *d, const struct catalog *cat, const struct topo *t,
 		     const struct cat_gpu **slow, const struct cat_gpu **small)
 {
-	int i;
-	*slow = *small = NULL;
-	for (i = 0; i < t->nplaced; i++) {
-		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		const struct cat_gpu *gpu = g->gpu; /* looked up once, when the graph was built */
-		if (!g->used)
-			continue;
-		if (gpu && gpu->bf16_tflops > 0 && (!*slow || gpu->bf16_tflops < (*slow)->bf16_tflops))
-			*slow = gpu;
-		if (gpu && gpu->memory_GB > 0 && (!*small || gpu->memory_GB < (*small)->memory_GB))
-			*small = gpu;
-	}
+	*slow = t->slow_gpu; /* found when the job was placed (topo_place) */
+	*small = t->small_gpu;
 	if (!*slow && d->servers.n)
 		*slow = catalog_gpu(cat, DESIGN_SERVER(d, 0)->gpu);
 }
