@@ -747,12 +747,14 @@ static void ring_values(const struct topo *t, const struct route_in *in, bool pa
 {
 	size_t i;
 	int k;
+	acc.n = rg->n;
+	if (!rg->n)
+		return;
 	if (rg->n > acc.cap) {
 		acc.cap = rg->n;
 		acc.c = xrealloc(acc.c, acc.cap * sizeof *acc.c);
 	}
 	memcpy(acc.c, rg->c, rg->n * sizeof *acc.c);
-	acc.n = rg->n;
 	for (i = 0; i < rg->n; i++) {
 		const struct recipe *r = &rg->r[i];
 		const struct topo_ngroup *g = &t->ng[r->gi];
@@ -893,8 +895,10 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 		if (rg) {
 			/* The same hops: their values for this traffic, the kept order. */
 			ring_values(t, in, pairs, conc, rg);
-			acc_room(acc.n);
-			memcpy(acc.e, rg->e, 2 * rg->n * sizeof *acc.e);
+			if (acc.n) {
+				acc_room(acc.n);
+				memcpy(acc.e, rg->e, 2 * rg->n * sizeof *acc.e);
+			}
 		} else {
 			acc_reset();
 			rec.on = in->span.count == 1;
@@ -908,9 +912,11 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 				rg->c = xrealloc(rg->c, (acc.n ? acc.n : 1) * sizeof *rg->c);
 				rg->r = xrealloc(rg->r, (acc.n ? acc.n : 1) * sizeof *rg->r);
 				rg->e = xrealloc(rg->e, (acc.n ? 2 * acc.n : 1) * sizeof *rg->e);
-				memcpy(rg->c, acc.c, acc.n * sizeof *rg->c);
-				memcpy(rg->r, rec.r, acc.n * sizeof *rg->r);
-				memcpy(rg->e, acc.e, 2 * acc.n * sizeof *rg->e);
+				if (acc.n) { /* none: nothing to copy (acc's tables may not exist yet) */
+					memcpy(rg->c, acc.c, acc.n * sizeof *rg->c);
+					memcpy(rg->r, rec.r, acc.n * sizeof *rg->r);
+					memcpy(rg->e, acc.e, 2 * acc.n * sizeof *rg->e);
+				}
 				rg->n = acc.n;
 				rg->nng = t->nng;
 				rg->key = key;
@@ -1664,11 +1670,27 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 					/* When each key's runs are consecutive (keys rising along the ranks,
 					 * per switch group and order: blocks in order), a component's
 					 * runs sum in place; else through the table. */
-					bool ordered = true;
+					bool ordered = true, mono = true;
 					size_t q, r0;
-					struct ckey last[8];
+					struct ckey last[8], prev = { 0, 0, 0 };
 					int nlast = 0, z;
-					for (r = 0; r < rs.n && ordered; r++) {
+					bool have_prev = false;
+					/* Keys rising along the ranks (switch group, order, number; equal
+					 * only for adjacent runs): each key's runs are consecutive, however
+					 * many switch groups (a thousand leaves of one pod each). */
+					for (r = 0; r < rs.n && mono; r++) {
+						const struct ckey *kk = &rs.v[r].key;
+						if (!rs.v[r].has || rs.v[r].gi < 0)
+							continue;
+						if (have_prev && key_eq(*kk, prev))
+							mono = r > 0 && rs.v[r - 1].has && key_eq(rs.v[r - 1].key, *kk);
+						else if (have_prev)
+							mono = kk->sw > prev.sw || (kk->sw == prev.sw && (kk->order > prev.order ||
+											    (kk->order == prev.order && kk->b > prev.b)));
+						prev = *kk;
+						have_prev = true;
+					}
+					for (r = 0; r < rs.n && ordered && !mono; r++) {
 						if (!rs.v[r].has || rs.v[r].gi < 0)
 							continue;
 						for (z = 0; z < nlast; z++)
