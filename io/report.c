@@ -305,7 +305,9 @@ static void report_model_text(FILE *out, const struct report_in *r)
 	if (f->gpus_per_link > 0)
 		fprintf(out, "  GPUs per link    %.3g:1 (GPUs : cross-server links)\n", f->gpus_per_link);
 	if (f->design_nodes > 1)
-		fprintf(out, "  bisection        %.1f GB/s (%.2f GB/s per GPU)\n", f->bisection_GBps, f->bisection_per_gpu_GBps);
+		fprintf(out, "  bisection        %.1f GB/s (%.2f GB/s per GPU%s)\n", f->bisection_GBps, f->bisection_per_gpu_GBps,
+			f->bisection_bound > 0 ? "; at most: the split by rank, no exact minimum for this shape"
+			: f->bisection_bound < 0 ? "; at least: each plane's worst cut apart" : "");
 	if (f->note[0])
 		fprintf(out, "  note             %s\n", f->note);
 
@@ -542,6 +544,7 @@ static void report_model_json(cJSON *root, const struct report_in *r)
 	cJSON_AddBoolToObject(root, "connected", f->connected);
 	cJSON_AddNumberToObject(root, "bisection_GBps", f->bisection_GBps);
 	cJSON_AddNumberToObject(root, "bisection_per_gpu_GBps", f->bisection_per_gpu_GBps);
+	cJSON_AddStringToObject(root, "bisection_bound", f->bisection_bound > 0 ? "upper" : f->bisection_bound < 0 ? "lower" : "exact");
 	o = cJSON_AddObjectToObject(root, "node");
 	cJSON_AddStringToObject(o, "kind", f->domain_node ? "nvlink-domain" : "server");
 	cJSON_AddNumberToObject(o, "gpus", f->node.ppn);

@@ -2,6 +2,7 @@
 #include "model/fabric.h"
 #include "model/topo.h"
 #include "model/alloc.h"
+#include "model/bisect.h"
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -602,7 +603,9 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	return flow;
 }
 
-static double bisection(const struct topo *t)
+/* The most the first floor(n/2) nodes by rank can send to the rest: the max-flow of one
+ * balanced split, so at least the bisection (the least over every balanced split). */
+double fabric_rank_flow(const struct topo *t)
 {
 	long n = t->nodes, h = n / 2;
 	double flow = 0, mesh = 0, side_a = 0, side_b = 0;
@@ -658,6 +661,61 @@ static double bisection(const struct topo *t)
 	if (mesh > 0)
 		flow += min_d(mesh, min_d(side_a, side_b));
 	return min_d(flow, min_d(side_a, side_b));
+}
+
+/* The bisection of a graph is the same after an edit of the job that keeps its placement:
+ * the tree's minimum is kept per graph (its layout, which names the placement and every
+ * level's capacities, and the nodes' ceilings and planes, which it does not). */
+#define BIS_CACHE 8
+static struct {
+	unsigned long long key;
+	bool valid, exact;
+	int bound;
+	double GBps;
+} bis_cache[BIS_CACHE];
+static int bis_next;
+
+static unsigned long long bis_key(const struct topo *t)
+{
+	unsigned long long h = t->layout ^ 0x5851f42d4c957f2dULL, bits;
+	int i;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		memcpy(&bits, &g->ceiling_GBps, sizeof bits);
+		h = (h ^ bits ^ ((unsigned long long)g->nswitch << 48)) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	return (h ^ (unsigned long long)t->nodes) * 0x9e3779b97f4a7c15ULL;
+}
+
+/* The worst-case balanced cut (bisect.h); where the shape is no tree of blocks (direct
+ * links, peer stages), the one split by rank: an upper bound. */
+static void bisection(const struct topo *t, struct fabric *f)
+{
+	unsigned long long key = bis_key(t);
+	int i;
+	for (i = 0; i < BIS_CACHE; i++)
+		if (bis_cache[i].valid && bis_cache[i].key == key) {
+			f->bisection_GBps = bis_cache[i].GBps;
+			f->bisection_exact = bis_cache[i].exact;
+			f->bisection_bound = bis_cache[i].bound;
+			return;
+		}
+	if (!bisect_tree(t, &f->bisection_GBps, &f->bisection_exact)) {
+		/* (Not kept: the peer links it reads are not in the layout.) */
+		f->bisection_GBps = fabric_rank_flow(t);
+		f->bisection_exact = false;
+		f->bisection_bound = 1;
+		return;
+	}
+	f->bisection_bound = f->bisection_exact ? 0 : -1;
+	i = bis_next;
+	bis_next = (bis_next + 1) % BIS_CACHE;
+	bis_cache[i].key = key;
+	bis_cache[i].valid = true;
+	bis_cache[i].exact = f->bisection_exact;
+	bis_cache[i].bound = f->bisection_bound;
+	bis_cache[i].GBps = f->bisection_GBps;
 }
 
 /* ---- summary --------------------------------------------------------------------------- */
@@ -938,7 +996,12 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 			f->gpus_per_nic = nics ? (g0->gpus + nics - 1) / nics : g0->gpus;
 		}
 	}
-	f->bisection_GBps = t->nodes > 1 && full ? bisection(t) : 0;
+	if (t->nodes > 1 && full) {
+		/* The worst-case balanced cut (bisect.h); where the shape is no tree of blocks
+		 * (direct links, peer stages, interleaved levels) the one split by rank, an upper
+		 * bound. */
+		bisection(t, f);
+	}
 	f->bisection_per_gpu_GBps = t->gpus > 1 && t->nodes > 1 ? f->bisection_GBps / (t->gpus / 2.0) : 0;
 	if (!t->connected)
 		snprintf(f->note, sizeof f->note, "%s", t->disconnect);
@@ -1109,6 +1172,8 @@ static unsigned long long shape_key(const struct topo *t, const struct route_in 
 
 void fabric_caches_clear(void)
 {
+	memset(bis_cache, 0, sizeof bis_cache);
+	bis_next = 0;
 	memset(loss_cache, 0, sizeof loss_cache);
 	loss_next = 0;
 	memset(nccl_cache, 0, sizeof nccl_cache);

@@ -69,7 +69,12 @@ struct fabric {
 	struct tier tiers[FABRIC_MAX_TIERS];
 	int ntiers;
 	double gpus_per_link;   /* GPUs : cross-server links */
+	/* The worst-case balanced cut of the job's nodes (bisect.h), total and per GPU (over
+	 * half the job's GPUs). */
 	double bisection_GBps, bisection_per_gpu_GBps;
+	bool bisection_exact;   /* the minimum itself; else a bound (bisection_bound says which) */
+	int bisection_bound;    /* 0 exact, -1 a lower bound (several planes), 1 an upper bound
+				 * (the split by rank: shapes with no exact programme) */
 	bool connected;         /* every pair of the job's nodes can reach each other */
 	bool heterogeneous;     /* the job spans node groups that differ */
 	char note[200];         /* what was assumed, or why the job cannot run */
@@ -97,10 +102,15 @@ void fabric_summarize(const struct design *d, const struct catalog *cat, const s
 /* The same without the switch tiers and the bisection: what a job's numbers need (the
  * scaling curve summarizes the graph at every point). */
 void fabric_summarize_job(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f);
+/* The most the first floor(n/2) of t's job nodes by rank can send to the rest (a max-flow
+ * on the tree of components, planes and direct links adding): the capacity of one balanced
+ * split, so an upper bound of the bisection. Cost: the components the groups touch. */
+double fabric_rank_flow(const struct topo *t);
 /* Build the graph for a job on `gpus` GPUs (0: the job's own) and summarize it. */
 void fabric_build(const struct design *d, const struct catalog *cat, int gpus, struct fabric *f);
 /* The loss of traffic `in` on graph t (summarized in f). Results are cached per graph and
- * traffic shape; fabric_caches_clear forgets them (benchmarks measuring a cold start). */
+ * traffic shape, and bisections per graph; fabric_caches_clear forgets them (benchmarks
+ * measuring a cold start). */
 void fabric_caches_clear(void);
 void fabric_loss(const struct topo *t, const struct fabric *f, const struct route_in *in, struct fabric_loss *out);
 /* The node seen by a sub-communicator of `ranks` ranks, `per_node` of them on each node

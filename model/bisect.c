@@ -1,0 +1,903 @@
+/* bisect.c: the worst-case balanced cut of a job's nodes on a tree of components.
+ *
+ * The graph. In one switch plane the components (topo.h "Levels", named by switch group,
+ * order and number) form a tree: a leaf component holds nodes, each joined to it by its
+ * links in the plane (w GB/s: the node's ceiling times the plane's share of its ports);
+ * every component is joined to its parent by its uplinks (u: switches x uplinks x speed,
+ * all rail groups of a block together, as they are alike). Inside a component traffic is
+ * free (the model's switches are non-blocking), so a component is one vertex.
+ *
+ * The cut. A balanced cut colours every vertex A or B with exactly h = floor(n/2) (or
+ * n - h) nodes on A, and costs the edges between colours. Fix the components' colours:
+ * a node placed like its leaf costs nothing, one placed against it costs w, so with x the
+ * nodes under A leaves the cheapest placement costs w |h - x| (move |h - x| nodes off the
+ * side that has too many). So
+ *     bisection = min over colourings of  sum of u over components coloured unlike their
+ *                 parent  +  w |h - x|,   minimised over h and n - h (the halves swap).
+ * This is exact (it is the definition: every cut is such a colouring, and for a split the
+ * best colouring of the components is the min cut = the max-flow between the halves).
+ *
+ * The programme. E_v(x) = the least uplink cost inside v's subtree with v coloured A and
+ * x nodes under A leaves (v coloured B: E_v(n_v - x), swapping the colours). A child c,
+ * seen from a parent coloured A, costs psi_c(x) = min(E_c(x), E_c(n_c - x) + u_c); a
+ * parent's E is the min-plus convolution of its children's psi. A leaf has E(n_leaf) = 0
+ * and nothing else. x only takes sums of leaf sizes: arrays are in units of their gcd g.
+ * The answer is min_x E_root(x) + w |h - x| over both h and n - h.
+ *
+ * Identical children (the leaves of a group, the pods of a tier) are combined at once.
+ * When psi is concave on its support (every multiple of a step s up to n_c), any two
+ * children that are both partly A can trade nodes until one is at an end without raising
+ * the sum (f(a + d) + f(b - d) is concave in d, so its least is at an end), so some
+ * optimum has at most one child partly A: k copies at x = j n_c + r cost
+ * j psi(n_c) + psi(r) + (k - j - 1) psi(0): closed form, the size of the result. Leaves'
+ * psi (two points) and that of a component over identical leaves (min of two lines) are
+ * concave, so two- and three-tier trees take this path; other shapes are combined by
+ * repeated doubling. Cost: the components the job's groups touch (the leaves strictly
+ * inside a group are runs, never stored), and per component its array, x / g + 1 entries
+ * (at most the job's leaves at the top); a work budget stops shapes that would cost more
+ * (the caller then has no exact minimum). */
+#include "model/bisect.h"
+#include "model/alloc.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BIS_BUDGET 4e7 /* pairs of entries combined, at most (a few tens of ms) */
+
+struct bfun {
+	long D;                 /* entries 0..D, in units of g nodes */
+	double *v;              /* INFINITY where x is not reachable */
+};
+
+struct bcomp2 {
+	int sw, order;
+	long b;
+	int lv;                 /* level in the plane of the group that made it */
+	long n;                 /* job nodes directly in it (leaf components) */
+	double up;              /* to its parent */
+	int parent;             /* index, -1 at the top */
+	bool chained;
+	struct bfun E;
+	long nsub;              /* nodes under it */
+};
+
+/* Runs of identical leaves strictly inside a group, none stored: k leaves of n nodes. */
+struct brun {
+	int parent;
+	long k, n;
+	double up, w;           /* w: each node's links in the plane */
+};
+
+/* Nodes of one weight (their links in the plane) in a stored leaf. */
+struct wrec {
+	int ci;
+	long count;
+	double w;
+};
+
+/* Every array of one call comes from blocks kept for the next call (fresh pages cost a
+ * fault each; malloc and free per component were most of the cost at 1,000 groups). */
+struct ablock {
+	struct ablock *next;
+	size_t cap, used;
+	double data[];
+};
+
+struct btree {
+	struct ablock *blocks;  /* the current block first */
+	struct bcomp2 *c;
+	size_t n, cap;
+	int *slot;              /* open addressing: index + 1, 0 empty */
+	size_t scap;
+	struct brun *run;
+	size_t nrun, caprun;
+	struct wrec *wr;
+	size_t nwr, capwr;
+	double work;
+	bool over;              /* the work budget is spent */
+	bool notree;            /* the components do not form a tree */
+};
+
+static size_t hslot(const struct btree *t, int sw, int order, long b)
+{
+	unsigned long long h = ((unsigned long long)(sw + 3) * 0x9e3779b97f4a7c15ULL + (unsigned long long)order) ^
+			       (unsigned long long)b * 0xff51afd7ed558ccdULL;
+	size_t i = (size_t)((h ^ (h >> 31)) & (t->scap - 1));
+	while (t->slot[i]) {
+		const struct bcomp2 *e = &t->c[t->slot[i] - 1];
+		if (e->sw == sw && e->order == order && e->b == b)
+			break;
+		i = (i + 1) & (t->scap - 1);
+	}
+	return i;
+}
+
+static int comp_get(struct btree *t, int sw, int order, long b, int lv)
+{
+	size_t i = hslot(t, sw, order, b), k;
+	struct bcomp2 *e;
+	if (t->slot[i])
+		return t->slot[i] - 1;
+	if ((t->n + 1) * 2 >= t->scap) {
+		free(t->slot);
+		t->scap *= 2;
+		t->slot = xcalloc(t->scap, sizeof *t->slot);
+		for (k = 0; k < t->n; k++)
+			t->slot[hslot(t, t->c[k].sw, t->c[k].order, t->c[k].b)] = (int)k + 1;
+		i = hslot(t, sw, order, b);
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->c = xrealloc(t->c, t->cap * sizeof *t->c);
+	}
+	e = &t->c[t->n];
+	memset(e, 0, sizeof *e);
+	e->sw = sw;
+	e->order = order;
+	e->b = b;
+	e->lv = lv;
+	e->parent = -1;
+	t->slot[i] = (int)t->n + 1;
+	return (int)t->n++;
+}
+
+static double level_up(const struct topo_level *l)
+{
+	return l->uplinks > 0 ? (double)topo_rail_groups(l) * l->switches * l->uplinks * l->link_GBps : 0;
+}
+
+/* The chain above component ci (level lv of plane p, holding position x): uplinks and
+ * parents, up to the top. Where it meets a component already chained it checks that x
+ * climbs the same way (same uplinks, same parents): else the components are no tree (an
+ * interleaved component whose positions climb to different parents) and t->notree says
+ * so. */
+static void chain(struct btree *t, const struct topo_plane *p, int ci, int lv, long x)
+{
+	for (; lv < p->nlevels; lv++) {
+		const struct topo_level *l = &p->level[lv];
+		struct bcomp2 *c = &t->c[ci];
+		int pi;
+		if (c->chained) {
+			const struct bcomp2 *pc = c->parent >= 0 ? &t->c[c->parent] : NULL;
+			const struct topo_level *u = lv + 1 < p->nlevels ? &p->level[lv + 1] : NULL;
+			if (fabs(c->up - level_up(l)) > 1e-9 * (c->up + 1) || !pc != !u ||
+			    (u && (pc->sw != u->sw || pc->order != u->order || pc->b != topo_comp_rail(u, x, 0))))
+				t->notree = true;
+			if (!pc)
+				return;
+			ci = c->parent;
+			continue;
+		}
+		c->chained = true;
+		c->up = level_up(l);
+		if (lv + 1 >= p->nlevels)
+			return;
+		pi = comp_get(t, p->level[lv + 1].sw, p->level[lv + 1].order, topo_comp_rail(&p->level[lv + 1], x, 0), lv + 1);
+		t->c[ci].parent = pi; /* (comp_get may move the table) */
+		ci = pi;
+	}
+}
+
+static void run_add(struct btree *t, int parent, long k, long n, double up, double w)
+{
+	if (t->nrun && t->run[t->nrun - 1].parent == parent && t->run[t->nrun - 1].n == n &&
+	    t->run[t->nrun - 1].up == up && t->run[t->nrun - 1].w == w) {
+		t->run[t->nrun - 1].k += k;
+		return;
+	}
+	if (t->nrun == t->caprun) {
+		t->caprun = t->caprun ? t->caprun * 2 : 16;
+		t->run = xrealloc(t->run, t->caprun * sizeof *t->run);
+	}
+	t->run[t->nrun++] = (struct brun){ parent, k, n, up, w };
+}
+
+static long floordiv_l(long a, long b)
+{
+	long q = a / b;
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* What one group's leaf components get, run by run (topo_runs). */
+struct leaf_walk {
+	struct btree *t;
+	const struct topo_plane *p;
+	long x_first, x_last, id_first, id_last;
+	bool bulk;
+	double w;
+};
+
+/* The first position of leaf block id, within the group's positions. */
+static long leaf_pos(const struct leaf_walk *w, long id)
+{
+	const struct topo_level *l = &w->p->level[0];
+	long x;
+	if (l->size >= TOPO_ALL)
+		return w->x_first;
+	x = (id - l->base) * l->size - l->shift;
+	return x < w->x_first ? w->x_first : x > w->x_last ? w->x_last : x;
+}
+
+static void leaf_add(long lo, long hi, long count, void *arg)
+{
+	struct leaf_walk *w = arg;
+	const struct topo_level *l0 = &w->p->level[0];
+	long id = lo;
+	while (id <= hi) {
+		long x = leaf_pos(w, id), last = hi;
+		if (!w->bulk || id == w->id_first || id == w->id_last) {
+			int ci = comp_get(w->t, l0->sw, l0->order, topo_comp_rail(l0, x, 0), 0);
+			struct btree *t = w->t;
+			t->c[ci].n += count;
+			if (t->nwr == t->capwr) {
+				t->capwr = t->capwr ? t->capwr * 2 : 64;
+				t->wr = xrealloc(t->wr, t->capwr * sizeof *t->wr);
+			}
+			t->wr[t->nwr++] = (struct wrec){ ci, count, w->w };
+			chain(t, w->p, ci, 0, x);
+			id++;
+			continue;
+		}
+		/* Interior leaves up to the parent's end (or the last interior one): a run. */
+		if (last >= w->id_last)
+			last = w->id_last - 1;
+		{
+			double up = level_up(l0);
+			int parent = -1;
+			if (w->p->nlevels > 1) {
+				const struct topo_level *l1 = &w->p->level[1];
+				if (l1->size < TOPO_ALL) {
+					long P = floordiv_l(x + l1->shift, l1->size), xe = (P + 1) * l1->size - l1->shift - 1;
+					long ide = topo_comp(l0, xe);
+					if (ide < last)
+						last = ide;
+				}
+				parent = comp_get(w->t, l1->sw, l1->order, topo_comp_rail(l1, x, 0), 1);
+				chain(w->t, w->p, parent, 1, x);
+			}
+			if (last < id)
+				last = id;
+			run_add(w->t, parent, last - id + 1, count, up, w->w);
+			id = last + 1;
+		}
+	}
+}
+
+/* ---- functions of x ---------------------------------------------------------------------- */
+
+static struct ablock *pool; /* blocks left by the last call */
+
+/* n doubles (or as many bytes' worth of longs), valid until the call ends. */
+static void *ar_alloc(struct btree *t, size_t n)
+{
+	struct ablock *b = t->blocks;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+		struct ablock **pp = &pool;
+		/* A kept block large enough, else a new one. */
+		while (*pp && (*pp)->cap < n)
+			pp = &(*pp)->next;
+		if (*pp) {
+			b = *pp;
+			*pp = b->next;
+		} else {
+			b = xmalloc(sizeof *b + cap * sizeof(double));
+			b->cap = cap;
+		}
+		b->used = 0;
+		b->next = t->blocks;
+		t->blocks = b;
+	}
+	b->used += n;
+	return &b->data[b->used - n];
+}
+
+static void ar_release(struct btree *t)
+{
+	while (t->blocks) {
+		struct ablock *b = t->blocks;
+		t->blocks = b->next;
+		b->next = pool;
+		pool = b;
+	}
+}
+
+static struct bfun fun_new(struct btree *t, long D)
+{
+	struct bfun f;
+	long i;
+	f.D = D;
+	f.v = ar_alloc(t, (size_t)(D + 1));
+	for (i = 0; i <= D; i++)
+		f.v[i] = INFINITY;
+	return f;
+}
+
+/* Min-plus convolution of a and b (neither freed). */
+static struct bfun conv(struct btree *t, const struct bfun *a, const struct bfun *b)
+{
+	struct bfun r = fun_new(t, a->D + b->D);
+	long *ia = ar_alloc(t, (size_t)(a->D + 1)), *ib = ar_alloc(t, (size_t)(b->D + 1));
+	long na = 0, nb = 0, i, j;
+	for (i = 0; i <= a->D; i++)
+		if (isfinite(a->v[i]))
+			ia[na++] = i;
+	for (i = 0; i <= b->D; i++)
+		if (isfinite(b->v[i]))
+			ib[nb++] = i;
+	t->work += (double)na * nb;
+	if (t->work > BIS_BUDGET)
+		t->over = true;
+	else
+		for (i = 0; i < na; i++)
+			for (j = a == b ? i : 0; j < nb; j++) { /* (a with itself: each pair once) */
+				double v = a->v[ia[i]] + b->v[ib[j]];
+				if (v < r.v[ia[i] + ib[j]])
+					r.v[ia[i] + ib[j]] = v;
+			}
+	return r;
+}
+
+/* psi's support: every multiple of s up to D (and nothing else), s returned; 0 if not. */
+static long support_step(const struct bfun *f)
+{
+	long s = 0, i;
+	if (f->D == 0 || !isfinite(f->v[0]) || !isfinite(f->v[f->D]))
+		return 0;
+	for (i = 1; i <= f->D && !s; i++)
+		if (isfinite(f->v[i]))
+			s = i;
+	if (f->D % s)
+		return 0;
+	for (i = 0; i <= f->D; i++)
+		if (isfinite(f->v[i]) != (i % s == 0))
+			return 0;
+	return s;
+}
+
+static bool concave(const struct bfun *f, long s)
+{
+	long q, M = f->D / s;
+	double scale = 0;
+	for (q = 0; q <= M; q++)
+		scale = fmax(scale, fabs(f->v[q * s]));
+	for (q = 1; q < M; q++)
+		if (f->v[(q - 1) * s] + f->v[(q + 1) * s] > 2 * f->v[q * s] + 1e-12 * (scale + 1))
+			return false;
+	return true;
+}
+
+/* k copies of psi, min-plus. */
+static struct bfun power(struct btree *t, const struct bfun *psi, long k)
+{
+	long s = support_step(psi);
+	struct bfun r, base, tmp;
+	if (k == 1) {
+		r = fun_new(t, psi->D);
+		memcpy(r.v, psi->v, (size_t)(psi->D + 1) * sizeof *r.v);
+		return r;
+	}
+	if (s > 0 && concave(psi, s)) {
+		long M = psi->D / s, q;
+		r = fun_new(t, k * psi->D);
+		t->work += (double)k * M;
+		for (q = 0; q <= k * M; q++) {
+			long j = q / M, rr = q % M;
+			r.v[q * s] = j >= k ? k * psi->v[psi->D]
+					    : j * psi->v[psi->D] + psi->v[rr * s] + (double)(k - j - 1) * psi->v[0];
+		}
+		return r;
+	}
+	r = fun_new(t, 0);
+	r.v[0] = 0;
+	base = fun_new(t, psi->D);
+	memcpy(base.v, psi->v, (size_t)(psi->D + 1) * sizeof *base.v);
+	while (k > 0 && !t->over) {
+		if (k & 1) {
+			tmp = conv(t, &r, &base);
+			r = tmp;
+		}
+		k >>= 1;
+		if (k) {
+			tmp = conv(t, &base, &base);
+			base = tmp;
+		}
+	}
+	return r;
+}
+
+/* A child's cost seen from a parent coloured A: min(E(x), E(D - x) + u). */
+static struct bfun psi_of(struct btree *t, const struct bfun *E, double up)
+{
+	struct bfun f = fun_new(t, E->D);
+	long i;
+	for (i = 0; i <= E->D; i++)
+		f.v[i] = fmin(E->v[i], E->v[E->D - i] + up);
+	return f;
+}
+
+/* One kind of child: psi and how many. */
+struct kind {
+	struct bfun psi;
+	long k;
+	unsigned long long hash;
+};
+
+static unsigned long long fun_hash(const struct bfun *f)
+{
+	unsigned long long h = 1469598103934665603ULL ^ (unsigned long long)f->D;
+	long i;
+	for (i = 0; i <= f->D; i++) {
+		unsigned long long b;
+		double v = f->v[i];
+		memcpy(&b, &v, sizeof b);
+		h = (h ^ b) * 1099511628211ULL;
+	}
+	return h;
+}
+
+static int kind_cmp(const void *pa, const void *pb)
+{
+	const struct kind *a = pa, *b = pb;
+	if (a->psi.D != b->psi.D)
+		return a->psi.D < b->psi.D ? -1 : 1;
+	return a->hash < b->hash ? -1 : a->hash > b->hash;
+}
+
+/* The convolution of every kind (merged where equal), freeing them. */
+static struct bfun combine(struct btree *t, struct kind *kd, size_t nk)
+{
+	struct bfun acc = fun_new(t, 0);
+	size_t i, j;
+	acc.v[0] = 0;
+	for (i = 0; i < nk; i++)
+		kd[i].hash = fun_hash(&kd[i].psi);
+	qsort(kd, nk, sizeof *kd, kind_cmp);
+	for (i = 0; i < nk; i = j) {
+		struct bfun p, tmp;
+		long k = kd[i].k;
+		for (j = i + 1; j < nk && kd[j].psi.D == kd[i].psi.D && kd[j].hash == kd[i].hash &&
+				!memcmp(kd[j].psi.v, kd[i].psi.v, (size_t)(kd[i].psi.D + 1) * sizeof *kd[i].psi.v);
+		     j++)
+			k += kd[j].k;
+		if (!t->over) {
+			p = power(t, &kd[i].psi, k);
+			tmp = conv(t, &acc, &p);
+			acc = tmp;
+		}
+	}
+	return acc;
+}
+
+static long gcd_l(long a, long b)
+{
+	while (b) {
+		long r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* A group's leaf components in one plane (the bulk check). */
+struct lrange {
+	int sw, order;
+	long lo, hi;
+};
+
+static int lrange_cmp(const void *pa, const void *pb)
+{
+	const struct lrange *a = pa, *b = pb;
+	if (a->sw != b->sw)
+		return a->sw < b->sw ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->hi < b->hi ? -1 : a->hi > b->hi;
+}
+
+static int wrec_cmp(const void *pa, const void *pb)
+{
+	const struct wrec *a = pa, *b = pb;
+	if (a->ci != b->ci)
+		return a->ci < b->ci ? -1 : 1;
+	return a->w < b->w ? -1 : a->w > b->w;
+}
+
+/* A component's own nodes, seen with it coloured A. By node: a of them on A costs the
+ * n - a cheapest put on B (records wr[w0..w1) sorted by weight); else all of them count
+ * as on A (x = n, in units of g). */
+static struct bfun own_nodes(struct btree *t, const struct bcomp2 *c, long w0, long w1, bool by_node, long g)
+{
+	struct bfun f = fun_new(t, c->n / g);
+	long j, r = w0, used = 0;
+	double sum = 0;
+	if (!by_node) {
+		f.v[f.D] = 0;
+		return f;
+	}
+	/* f(n - j) = the j cheapest. */
+	f.v[f.D] = 0;
+	for (j = 1; j <= f.D; j++) {
+		while (r < w1 && used >= t->wr[r].count) {
+			r++;
+			used = 0;
+		}
+		sum += r < w1 ? t->wr[r].w : 0;
+		used++;
+		f.v[f.D - j] = sum;
+	}
+	return f;
+}
+
+/* ---- one plane ---------------------------------------------------------------------------- */
+
+/* The minimum for plane pi: false when its shape is not a tree (or over budget). */
+enum { BIS_OK, BIS_NOTREE, BIS_OVER };
+
+/* Plane pi's worst balanced cut. by_node: x counts the nodes on A themselves (each leaf
+ * charges the cheapest of its nodes put against it: exact with nodes of unequal links);
+ * else x counts the nodes under A leaves in units of g, and a node moved costs w, the
+ * least node's links (exact when they are all equal; else a lower bound). */
+static int plane_min(const struct topo *t, int pi, long h, bool by_node, double *out, bool *uniform)
+{
+	struct btree bt;
+	long free_nodes = 0, g = 0, n = t->nodes, i;
+	double w = -1, w_min = -1, best = INFINITY;
+	long *ord, *kstart, *rstart, *kl, *rl, *fill, *wstart;
+	int gi;
+	size_t k, r;
+	bool ok = true, bulk = true;
+	struct kind *kd = NULL;
+	size_t nkd = 0, ckd = 0;
+	struct bfun top = { 0, NULL };
+	memset(&bt, 0, sizeof bt);
+	bt.scap = 256;
+	bt.slot = xcalloc(bt.scap, sizeof *bt.slot);
+	*uniform = true;
+	/* Bulk runs need a group's interior leaves to itself: no two groups' leaf ranges at
+	 * one level overlap beyond a shared end block. */
+	{
+		struct lrange *lr = xcalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1), sizeof *lr);
+		size_t nl = 0, q;
+		for (gi = 0; gi < t->nplaced; gi++) {
+			const struct topo_ngroup *a = &t->ng[t->order[gi]];
+			const struct topo_level *la;
+			if (!a->used || pi >= a->nswitch)
+				continue;
+			la = &a->plane[pi].level[0];
+			lr[nl].sw = la->sw;
+			lr[nl].order = la->order;
+			lr[nl].lo = la->size >= TOPO_ALL ? 0 : topo_comp(la, topo_pos(a, &a->plane[pi], 0));
+			lr[nl].hi = la->size >= TOPO_ALL ? 0 : topo_comp(la, topo_pos(a, &a->plane[pi], a->used - 1));
+			nl++;
+		}
+		qsort(lr, nl, sizeof *lr, lrange_cmp);
+		for (q = 1; q < nl && bulk; q++)
+			if (lr[q].sw == lr[q - 1].sw && lr[q].order == lr[q - 1].order && lr[q].lo < lr[q - 1].hi)
+				bulk = false;
+		free(lr);
+	}
+	for (gi = 0; gi < t->nplaced && ok; gi++) {
+		const struct topo_ngroup *gr = &t->ng[t->order[gi]];
+		const struct topo_plane *p;
+		const struct topo_level *l0;
+		struct leaf_walk lw;
+		double wn;
+		int lv;
+		if (!gr->used)
+			continue;
+		if (pi >= gr->nswitch) {
+			free_nodes += gr->used;
+			continue;
+		}
+		p = &gr->plane[pi];
+		l0 = &p->level[0];
+		for (lv = 0; lv < p->nlevels; lv++) {
+			const struct topo_level *l = &p->level[lv];
+			if ((l->order & 1) || l->peer || l->sw < 0)
+				ok = false; /* a peer stage: switches joined sideways, no tree */
+			/* An interleaved leaf component holds positions of many blocks: they climb
+			 * alike only when everything above is one component. */
+			if (lv > 0 && l0->modulus > 0 && l->size < TOPO_ALL)
+				ok = false;
+		}
+		/* A node whose servers sit in different leaf components is in several. */
+		if (gr->spn > 1 && l0->size < TOPO_ALL &&
+		    (l0->size % gr->spn || ((p->pos + l0->shift) % gr->spn + gr->spn) % gr->spn))
+			ok = false;
+		if (!ok)
+			break;
+		wn = gr->ceiling_GBps * ((double)p->links / (gr->wired > 0 ? gr->wired : 1));
+		if (w < 0)
+			w = wn;
+		else if (fabs(wn - w) > 1e-9 * fmax(wn, w))
+			*uniform = false;
+		if (w_min < 0 || wn < w_min)
+			w_min = wn;
+		lw.t = &bt;
+		lw.p = p;
+		lw.x_first = topo_pos(gr, p, 0);
+		lw.x_last = topo_pos(gr, p, gr->used - 1);
+		lw.id_first = l0->size >= TOPO_ALL ? l0->base : topo_comp(l0, lw.x_first);
+		lw.id_last = l0->size >= TOPO_ALL ? l0->base : topo_comp(l0, lw.x_last);
+		lw.bulk = bulk && l0->modulus <= 0;
+		lw.w = wn;
+		topo_runs(l0, lw.x_first, gr->spn, gr->used, leaf_add, &lw);
+	}
+	/* Rail groups alike: every group reaching a switch group splits it into as many. */
+	if (ok) {
+		long *G_of = xcalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * 2, sizeof *G_of);
+		for (gi = 0; gi < t->nplaced && ok; gi++) {
+			const struct topo_ngroup *gr = &t->ng[t->order[gi]];
+			int lv;
+			if (!gr->used || pi >= gr->nswitch)
+				continue;
+			for (lv = 0; lv < gr->plane[pi].nlevels; lv++) {
+				const struct topo_level *l = &gr->plane[pi].level[lv];
+				long G = topo_rail_groups(l), *e;
+				if (l->sw >= t->nsw)
+					continue;
+				e = &G_of[l->sw * 2 + (l->order & 1)];
+				if (!*e)
+					*e = G;
+				else if (*e != G)
+					ok = false;
+			}
+		}
+		free(G_of);
+	}
+	if (bt.notree || w < 0)
+		ok = false;
+	if (!ok)
+		goto done;
+	if (w_min < w)
+		w = w_min;
+	/* Units: the gcd of the leaves' sizes (and of the nodes outside this plane). */
+	for (k = 0; k < bt.n && !by_node; k++)
+		if (bt.c[k].n > 0)
+			g = gcd_l(g, bt.c[k].n);
+	for (r = 0; r < bt.nrun && !by_node; r++)
+		g = gcd_l(g, bt.run[r].n);
+	if (free_nodes)
+		g = gcd_l(g, free_nodes);
+	if (g < 1 || by_node)
+		g = 1;
+	/* A stored leaf's nodes by weight, cheapest first (by_node). */
+	wstart = ar_alloc(&bt, bt.n + 2);
+	memset(wstart, 0, (bt.n + 2) * sizeof *wstart);
+	if (by_node) {
+		qsort(bt.wr, bt.nwr, sizeof *bt.wr, wrec_cmp);
+		for (r = 0; r < bt.nwr; r++)
+			wstart[bt.wr[r].ci + 1]++;
+		for (k = 0; k < bt.n; k++)
+			wstart[k + 1] += wstart[k];
+	}
+	/* Children of every component (stored ones, then runs), as index lists. */
+	kstart = ar_alloc(&bt, bt.n + 2);
+	rstart = ar_alloc(&bt, bt.n + 2);
+	memset(kstart, 0, (bt.n + 2) * sizeof *kstart);
+	memset(rstart, 0, (bt.n + 2) * sizeof *rstart);
+	for (k = 0; k < bt.n; k++)
+		if (bt.c[k].parent >= 0)
+			kstart[bt.c[k].parent + 1]++;
+	for (r = 0; r < bt.nrun; r++)
+		if (bt.run[r].parent >= 0)
+			rstart[bt.run[r].parent + 1]++;
+	for (k = 0; k < bt.n; k++) {
+		kstart[k + 1] += kstart[k];
+		rstart[k + 1] += rstart[k];
+	}
+	kl = ar_alloc(&bt, bt.n + 1);
+	rl = ar_alloc(&bt, bt.nrun + 1);
+	fill = ar_alloc(&bt, bt.n + 1);
+	memset(fill, 0, (bt.n + 1) * sizeof *fill);
+	for (k = 0; k < bt.n; k++)
+		if (bt.c[k].parent >= 0)
+			kl[kstart[bt.c[k].parent] + fill[bt.c[k].parent]++] = (long)k;
+	memset(fill, 0, (bt.n + 1) * sizeof *fill);
+	for (r = 0; r < bt.nrun; r++)
+		if (bt.run[r].parent >= 0)
+			rl[rstart[bt.run[r].parent] + fill[bt.run[r].parent]++] = (long)r;
+	/* Bottom up (parents have higher orders): a counting sort by order (orders are small;
+	 * topo.h: 2 x tier). */
+	ord = ar_alloc(&bt, bt.n + 1);
+	{
+		long start[4 * TOPO_MAX_LEVELS + 8] = { 0 }, o, nb = (long)(sizeof start / sizeof *start);
+		for (k = 0; k < bt.n; k++)
+			if (bt.c[k].order < 0 || bt.c[k].order + 1 >= nb)
+				ok = false;
+		if (!ok)
+			goto done;
+		for (k = 0; k < bt.n; k++)
+			start[bt.c[k].order + 1]++;
+		for (o = 1; o < nb; o++)
+			start[o] += start[o - 1];
+		for (k = 0; k < bt.n; k++)
+			ord[start[bt.c[k].order]++] = (long)k;
+	}
+	for (k = 0; k < bt.n && !bt.over; k++) {
+		long v = ord[k], q, nk = kstart[v + 1] - kstart[v], nr = rstart[v + 1] - rstart[v];
+		struct bcomp2 *c = &bt.c[v];
+		if (c->n > 0 && !nk && !nr) {
+			c->E = own_nodes(&bt, c, wstart[v], wstart[v + 1], by_node, g);
+			continue;
+		}
+		nkd = 0;
+		if (ckd < (size_t)(nk + nr + 1)) {
+			ckd = (size_t)(nk + nr + 1);
+			kd = xrealloc(kd, ckd * sizeof *kd);
+		}
+		if (c->n > 0)
+			kd[nkd++] = (struct kind){ own_nodes(&bt, c, wstart[v], wstart[v + 1], by_node, g), 1, 0 };
+		for (q = 0; q < nk; q++) {
+			const struct bcomp2 *ch = &bt.c[kl[kstart[v] + q]];
+			kd[nkd++] = (struct kind){ psi_of(&bt, &ch->E, ch->up), 1, 0 };
+		}
+		for (q = 0; q < nr; q++) {
+			const struct brun *ru = &bt.run[rl[rstart[v] + q]];
+			struct bfun f = fun_new(&bt, ru->n / g);
+			long a;
+			if (by_node) /* min((n - a) w, a w + u): the leaf on A or on B */
+				for (a = 0; a <= f.D; a++)
+					f.v[a] = fmin((double)(f.D - a) * ru->w, (double)a * ru->w + ru->up);
+			else {
+				f.v[0] = ru->up;
+				f.v[f.D] = 0;
+			}
+			kd[nkd++] = (struct kind){ f, ru->k, 0 };
+		}
+		c->E = combine(&bt, kd, nkd);
+	}
+	/* The roots (and nodes outside this plane, free to go either way) under one. */
+	nkd = 0;
+	{
+		size_t roots = 2;
+		for (k = 0; k < bt.n; k++)
+			roots += bt.c[k].parent < 0;
+		for (r = 0; r < bt.nrun; r++)
+			roots += bt.run[r].parent < 0;
+		if (ckd < roots) {
+			ckd = roots;
+			kd = xrealloc(kd, ckd * sizeof *kd);
+		}
+	}
+	for (k = 0; k < bt.n && !bt.over; k++)
+		if (bt.c[k].parent < 0)
+			kd[nkd++] = (struct kind){ psi_of(&bt, &bt.c[k].E, 0), 1, 0 };
+	for (r = 0; r < bt.nrun && !bt.over; r++)
+		if (bt.run[r].parent < 0) {
+			/* Leaves with nothing above: each a root on its own. */
+			const struct brun *ru = &bt.run[r];
+			struct bfun f = fun_new(&bt, ru->n / g);
+			long a;
+			if (by_node)
+				for (a = 0; a <= f.D; a++)
+					f.v[a] = (double)(a < f.D - a ? a : f.D - a) * ru->w;
+			else
+				f.v[0] = f.v[f.D] = 0;
+			kd[nkd++] = (struct kind){ f, ru->k, 0 };
+		}
+	if (free_nodes && !bt.over) {
+		struct bfun f = fun_new(&bt, free_nodes / g);
+		for (i = 0; i <= f.D; i++)
+			f.v[i] = 0;
+		kd[nkd++] = (struct kind){ f, 1, 0 };
+	}
+	if (!bt.over)
+		top = combine(&bt, kd, nkd);
+	if (!bt.over) {
+		long hh[2] = { h, n - h }, j;
+		for (j = 0; j < 2; j++)
+			if (by_node)
+				best = fmin(best, hh[j] <= top.D ? top.v[hh[j]] : INFINITY);
+			else
+				for (i = 0; i <= top.D; i++)
+					if (isfinite(top.v[i]))
+						best = fmin(best, top.v[i] + w * (double)labs(hh[j] - i * g));
+		*out = best;
+	}
+done:
+	ar_release(&bt);
+	free(kd);
+	free(bt.c);
+	free(bt.slot);
+	free(bt.run);
+	free(bt.wr);
+	return !ok ? BIS_NOTREE : bt.over || !isfinite(best) ? BIS_OVER : BIS_OK;
+}
+
+/* Every plane the same tree as plane 0, its capacities all scaled by one factor c_p (the
+ * switch groups of plane p matched one to one with those of plane 0, every level of every
+ * group with the same blocks): then each split's cut in plane p is c_p times that in
+ * plane 0, one split is worst for every plane, and the sum of their minima is exact. */
+static bool planes_alike(const struct topo *t, int np)
+{
+	int *map = xmalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * 2 * sizeof *map), pi, i, lv;
+	bool same = true;
+	for (pi = 1; pi < np && same; pi++) {
+		double c = -1;
+		for (i = 0; i < t->nsw * 2; i++)
+			map[i] = -1; /* [sw of plane pi] -> sw of plane 0, [nsw + sw of plane 0] -> back */
+		for (i = 0; i < t->nplaced && same; i++) {
+			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			const struct topo_plane *p0, *p;
+			double cg;
+			if (!g->used)
+				continue;
+			if (g->nswitch != np) {
+				same = false;
+				break;
+			}
+			p0 = &g->plane[0];
+			p = &g->plane[pi];
+			cg = p0->links > 0 ? (double)p->links / p0->links : 0;
+			if (c < 0)
+				c = cg;
+			if (cg <= 0 || fabs(cg - c) > 1e-12 * c || p->nlevels != p0->nlevels || p->pos != p0->pos)
+				same = false;
+			for (lv = 0; lv < p->nlevels && same; lv++) {
+				const struct topo_level *a = &p0->level[lv], *b = &p->level[lv];
+				double ua = level_up(a), ub = level_up(b);
+				if (a->size != b->size || a->shift != b->shift || a->modulus != b->modulus || a->base != b->base ||
+				    a->order != b->order || topo_rail_groups(a) != topo_rail_groups(b) ||
+				    fabs(ub - c * ua) > 1e-9 * (ub + c * ua) || a->sw < 0 || b->sw < 0 || a->sw >= t->nsw ||
+				    b->sw >= t->nsw)
+					same = false;
+				else if ((map[b->sw] >= 0 && map[b->sw] != a->sw) || (map[t->nsw + a->sw] >= 0 && map[t->nsw + a->sw] != b->sw))
+					same = false;
+				else {
+					map[b->sw] = a->sw;
+					map[t->nsw + a->sw] = b->sw;
+				}
+			}
+		}
+	}
+	free(map);
+	return same;
+}
+
+bool bisect_tree(const struct topo *t, double *GBps, bool *exact)
+{
+	long n = t->nodes, h = n / 2;
+	int i, pi, maxp = 0;
+	double sum = 0;
+	bool all_exact = true;
+	if (n < 2) {
+		*GBps = 0;
+		*exact = true;
+		return true;
+	}
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		if (!g->used)
+			continue;
+		if (g->nplanes > g->nswitch)
+			return false; /* direct links: not a tree */
+		if (g->nswitch > maxp)
+			maxp = g->nswitch;
+	}
+	for (pi = 0; pi < maxp; pi++) {
+		double v = 0;
+		bool uniform;
+		int st = plane_min(t, pi, h, false, &v, &uniform);
+		if (st == BIS_NOTREE)
+			return false;
+		if (st == BIS_OK && !uniform) {
+			/* Nodes of unequal links: by node, exact if affordable (else the lower
+			 * bound just computed stands). */
+			double vn;
+			if (plane_min(t, pi, h, true, &vn, &uniform) == BIS_OK)
+				v = vn;
+			else
+				all_exact = false;
+		}
+		if (st == BIS_OVER)
+			return false;
+		sum += v;
+	}
+	*GBps = sum;
+	*exact = all_exact && (maxp <= 1 || planes_alike(t, maxp));
+	return true;
+}
