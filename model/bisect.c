@@ -42,7 +42,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BIS_BUDGET 4e7 /* pairs of entries combined, at most (a few tens of ms) */
+/* Entries combined in one call, at most (every plane and way together: a few ms; the
+ * largest trees, 10^5 leaves, take 10^5). */
+#define BIS_BUDGET 3e6
 
 struct bfun {
 	long D;                 /* entries 0..D, in units of g nodes */
@@ -93,7 +95,7 @@ struct btree {
 	size_t nrun, caprun;
 	struct wrec *wr;
 	size_t nwr, capwr;
-	double work;
+	double *work;           /* the call's, over every plane */
 	bool over;              /* the work budget is spent */
 	bool notree;            /* the components do not form a tree */
 };
@@ -207,7 +209,8 @@ struct leaf_walk {
 	double w;
 };
 
-/* The first position of leaf block id, within the group's positions. */
+/* The first position of leaf block id, within the group's positions (of an interleaved
+ * level, some position: everything above it is one component, plane_min checks). */
 static long leaf_pos(const struct leaf_walk *w, long id)
 {
 	const struct topo_level *l = &w->p->level[0];
@@ -226,7 +229,9 @@ static void leaf_add(long lo, long hi, long count, void *arg)
 	while (id <= hi) {
 		long x = leaf_pos(w, id), last = hi;
 		if (!w->bulk || id == w->id_first || id == w->id_last) {
-			int ci = comp_get(w->t, l0->sw, l0->order, topo_comp_rail(l0, x, 0), 0);
+			/* (Named by its number, rail group 0 standing for all: an interleaved
+			 * component's first block need not hold this group's positions.) */
+			int ci = comp_get(w->t, l0->sw, l0->order, id * topo_rail_groups(l0), 0);
 			struct btree *t = w->t;
 			t->c[ci].n += count;
 			if (t->nwr == t->capwr) {
@@ -313,6 +318,33 @@ static struct bfun fun_new(struct btree *t, long D)
 	return f;
 }
 
+/* b is 0 everywhere (nodes free to go either way). */
+static bool zero_fun(const struct bfun *b)
+{
+	long i;
+	for (i = 0; i <= b->D; i++)
+		if (b->v[i] != 0)
+			return false;
+	return true;
+}
+
+/* r(x) = min over a(j), x - f <= j <= x: a convolved with 0 on 0..f, in one pass (a deque
+ * of increasing values; q has room for a->D + 1 indices). */
+static void window_min(const struct bfun *a, long f, struct bfun *r, long *q)
+{
+	long head = 0, tail = 0, x;
+	for (x = 0; x <= r->D; x++) {
+		if (x <= a->D) {
+			while (tail > head && a->v[q[tail - 1]] >= a->v[x])
+				tail--;
+			q[tail++] = x;
+		}
+		while (head < tail && q[head] < x - f)
+			head++;
+		r->v[x] = head < tail ? a->v[q[head]] : INFINITY;
+	}
+}
+
 /* Min-plus convolution of a and b (neither freed). */
 static struct bfun conv(struct btree *t, const struct bfun *a, const struct bfun *b)
 {
@@ -325,8 +357,13 @@ static struct bfun conv(struct btree *t, const struct bfun *a, const struct bfun
 	for (i = 0; i <= b->D; i++)
 		if (isfinite(b->v[i]))
 			ib[nb++] = i;
-	t->work += (double)na * nb;
-	if (t->work > BIS_BUDGET)
+	if (nb == b->D + 1 && zero_fun(b)) {
+		*t->work += (double)(a->D + b->D + 1);
+		window_min(a, b->D, &r, ia);
+		return r;
+	}
+	*t->work += (double)na * nb;
+	if (*t->work > BIS_BUDGET)
 		t->over = true;
 	else
 		for (i = 0; i < na; i++)
@@ -380,7 +417,7 @@ static struct bfun power(struct btree *t, const struct bfun *psi, long k)
 	if (s > 0 && concave(psi, s)) {
 		long M = psi->D / s, q;
 		r = fun_new(t, k * psi->D);
-		t->work += (double)k * M;
+		*t->work += (double)k * M;
 		for (q = 0; q <= k * M; q++) {
 			long j = q / M, rr = q % M;
 			r.v[q * s] = j >= k ? k * psi->v[psi->D]
@@ -540,7 +577,7 @@ enum { BIS_OK, BIS_NOTREE, BIS_OVER };
  * charges the cheapest of its nodes put against it: exact with nodes of unequal links);
  * else x counts the nodes under A leaves in units of g, and a node moved costs w, the
  * least node's links (exact when they are all equal; else a lower bound). */
-static int plane_min(const struct topo *t, int pi, long h, bool by_node, double *out, bool *uniform)
+static int plane_min(const struct topo *t, int pi, long h, bool by_node, double *work, double *out, bool *uniform)
 {
 	struct btree bt;
 	long free_nodes = 0, g = 0, n = t->nodes, i;
@@ -553,6 +590,7 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	size_t nkd = 0, ckd = 0;
 	struct bfun top = { 0, NULL };
 	memset(&bt, 0, sizeof bt);
+	bt.work = work;
 	bt.scap = 256;
 	bt.slot = xcalloc(bt.scap, sizeof *bt.slot);
 	*uniform = true;
@@ -789,6 +827,7 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 		top = combine(&bt, kd, nkd);
 	if (!bt.over) {
 		long hh[2] = { h, n - h }, j;
+		bool tight = false;
 		for (j = 0; j < 2; j++)
 			if (by_node)
 				best = fmin(best, hh[j] <= top.D ? top.v[hh[j]] : INFINITY);
@@ -796,6 +835,13 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 				for (i = 0; i <= top.D; i++)
 					if (isfinite(top.v[i]))
 						best = fmin(best, top.v[i] + w * (double)labs(hh[j] - i * g));
+		/* With unequal nodes: a least colouring that moves no node costs what it says
+		 * (its cut has no node's links in it), so the bound is the minimum. */
+		for (j = 0; j < 2 && !by_node && !*uniform; j++)
+			if (hh[j] % g == 0 && hh[j] / g <= top.D && top.v[hh[j] / g] <= best * (1 + 1e-12))
+				tight = true;
+		if (tight)
+			*uniform = true;
 		*out = best;
 	}
 done:
@@ -862,8 +908,8 @@ bool bisect_tree(const struct topo *t, double *GBps, bool *exact)
 {
 	long n = t->nodes, h = n / 2;
 	int i, pi, maxp = 0;
-	double sum = 0;
-	bool all_exact = true;
+	double sum = 0, work = 0, work_node = 0, v[TOPO_MAX_PLANES] = { 0 };
+	bool all_exact = true, ex[TOPO_MAX_PLANES];
 	if (n < 2) {
 		*GBps = 0;
 		*exact = true;
@@ -878,26 +924,24 @@ bool bisect_tree(const struct topo *t, double *GBps, bool *exact)
 		if (g->nswitch > maxp)
 			maxp = g->nswitch;
 	}
+	if (maxp > TOPO_MAX_PLANES)
+		return false;
+	/* Every plane in units (a node moved costs the least node's links), then, for planes of
+	 * unequal nodes where that is not tight, by node (exact) if the budget left allows. */
+	for (pi = 0; pi < maxp; pi++)
+		if (plane_min(t, pi, h, false, &work, &v[pi], &ex[pi]) != BIS_OK)
+			return false;
 	for (pi = 0; pi < maxp; pi++) {
-		double v = 0;
-		bool uniform;
-		int st = plane_min(t, pi, h, false, &v, &uniform);
-		if (st == BIS_NOTREE)
-			return false;
-		if (st == BIS_OK && !uniform) {
-			/* Nodes of unequal links: by node, exact if affordable (else the lower
-			 * bound just computed stands). */
-			double vn;
-			if (plane_min(t, pi, h, true, &vn, &uniform) == BIS_OK)
-				v = vn;
-			else
-				all_exact = false;
+		double vn;
+		bool u;
+		if (!ex[pi] && plane_min(t, pi, h, true, &work_node, &vn, &u) == BIS_OK) {
+			v[pi] = vn;
+			ex[pi] = true;
 		}
-		if (st == BIS_OVER)
-			return false;
-		sum += v;
+		all_exact = all_exact && ex[pi];
+		sum += v[pi];
 	}
 	*GBps = sum;
-	*exact = all_exact && (maxp <= 1 || planes_alike(t, maxp));
+	*exact = sum == 0 || (all_exact && (maxp <= 1 || planes_alike(t, maxp)));
 	return true;
 }

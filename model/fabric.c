@@ -15,15 +15,19 @@ static double min_d(double a, double b)
 
 /* ---- the node and its ceiling ---------------------------------------------------------- */
 
-/* ---- bisection: the most the first half of the job's nodes can send to the second ------
- * A max-flow on the tree of components, bottom up (exact for a hierarchy): at each
- * component the halves exchange what they can inside; what is left of each side climbs,
- * capped by the component's uplinks (each direction on its own), to its parent. Components
- * are named (switch group, order, number), as the groups bundled into a switch group share
- * them (topo.h "Levels"); an interleaved component holds every node of its residue. Planes
- * (the servers' switch bundles, matched by network) are separate networks: their flows
- * add; direct links add the pairs they join across the halves. Cost: the components the
- * job's groups touch, not their nodes. */
+/* ---- the split by rank: the most the first half of the job's nodes can send to the second
+ * The bisection itself is the worst-case balanced cut (bisect.h); this is the capacity of
+ * one balanced split, the first floor(n/2) nodes by rank against the rest, so an upper
+ * bound of it: the figure shown where bisect.h has no exact programme (direct links, peer
+ * stages), and what the tests compare the minimum with. A max-flow on the tree of
+ * components, bottom up (exact for a hierarchy): at each component the halves exchange
+ * what they can inside; what is left of each side climbs, capped by the component's
+ * uplinks (each direction on its own), to its parent. Components are named (switch group,
+ * order, number), as the groups bundled into a switch group share them (topo.h "Levels");
+ * an interleaved component holds every node of its residue. Planes (the servers' switch
+ * bundles, matched by network) are separate networks: their flows add; direct links add
+ * the pairs they join across the halves. Cost: the components the job's groups touch, not
+ * their nodes. */
 
 struct bcomp {
 	int sw, order;

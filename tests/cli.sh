@@ -693,6 +693,31 @@ has "--fail: the change" "$TMP/out" "'spine': 8 -> 7 switches; leaf->spine: 8 ->
 has "--fail: the ECMP group shrinks" "$TMP/out" "'leaf'                     8 -> 7 uplinks per switch"
 has "--fail: bisection 800 -> 700" "$TMP/out" "bisection GB/s                    800.0        700.0    -12.5%"
 has "--fail: the fabric reroutes" "$TMP/out" "response   reroute"
+# A server's every link down: 31 servers on leaves of 8, 8, 8, 7; the worst 15 : 16 cut is
+# 8 + 7 whole leaves against 8 + 8, their 2 x 8 uplinks x 50 GB/s = 800 (the split by rank
+# said 1000: it ran through the last leaf).
+expect "report --fail a server's links" 0 "$BIN" report tests/data/fail-8spine.yaml --fail 'link:gpu->leaf:4'
+has "--fail: a server's links leave the bisection at 800" "$TMP/out" "bisection GB/s                    800.0        800.0     +0.0%"
+# The worst balanced cut, whatever the server count: 25 servers on leaves of 7, 7, 7, 4
+# (ceil(25 / 4) a leaf); 12 : 13 needs a leaf split: 7 + 4 whole (2 x 400) and one server
+# of a third leaf (200) = 1000, where the split by rank said 1200.
+sed "0,/count: 32/s//count: 25/" tests/data/fail-8spine.yaml > "$TMP/f25.yaml"
+expect "report --json 25 servers on fail-8spine" 0 "$BIN" report --json "$TMP/f25.yaml"
+python3 - "$TMP/out" <<'PY' && ok "bisection of 25 servers: 1000, exact" || bad "bisection of 25 servers"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["bisection_GBps"] == 1000 and r["bisection_bound"] == "exact", (r["bisection_GBps"], r["bisection_bound"])
+assert r["bisection_per_gpu_GBps"] == 10, r["bisection_per_gpu_GBps"]
+PY
+# 60 servers alternating over two leaves with 2 x 100G uplinks each: the worst cut puts
+# one leaf's 30 on each side, 2 x 12.5 = 25 GB/s (the split by rank took 15 of each leaf:
+# 375).
+expect "report --json radix" 0 "$BIN" report --json tests/data/equiv/radix-one.yaml
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["bisection_GBps"] == 25, r["bisection_GBps"]' "$TMP/out" \
+	&& ok "bisection of interleaved leaves: 25" || bad "bisection of interleaved leaves"
+# Direct links between servers: no exact programme, the split by rank's figure, said.
+expect "report a mesh" 0 "$BIN" report tests/data/tor-pair-mesh.yaml
+has "report: a mesh's bisection is an upper bound" "$TMP/out" "at most: the split by rank"
 expect "report --fail a rail leaf" 0 "$BIN" report share/examples/dgx-h100-1su.yaml --fail switch:leaf
 has "--fail rail: 7 rails" "$TMP/out" "rails                      8 -> 7 wired NIC ports per node"
 has "--fail rail: ceiling 400 -> 350" "$TMP/out" "network ceiling GB/s/node         400.0        350.0    -12.5%"

@@ -236,11 +236,19 @@ Test(topo2, interleaved_spread_bisection_and_ring)
 		interleaved(&one, g, 100);
 		metrics_compute(&one, &cat, GiB, 0, &ma);
 		cr_assert(ma.fabric.connected, "%s", ma.fabric.note);
-		/* Leaf 0 holds nodes 0 2 4, leaf 1 nodes 1 3 5; halves 0-2 and 3-5, 50 GB/s each.
-		 * Leaf 0: A 100 (nodes 0, 2), B 50 (node 4): 50 inside, 50 of A climbs on the
-		 * 12.5 GB/s uplink; leaf 1 likewise for B; the spine matches 12.5:
-		 * 50 + 50 + 12.5 = 112.5. */
-		cr_assert_float_eq(ma.fabric.bisection_GBps, 112.5, 1e-9, "%d groups: %f", g, ma.fabric.bisection_GBps);
+		/* Leaf 0 holds nodes 0 2 4, leaf 1 nodes 1 3 5, 50 GB/s each. The worst 3 : 3
+		 * cut is the leaves apart: one 12.5 GB/s uplink. (The halves by rank, 0-2 and
+		 * 3-5, split both leaves: leaf 0 has A 100 (nodes 0, 2), B 50 (node 4): 50
+		 * inside, 50 of A climbs on the uplink; leaf 1 likewise for B; the spine
+		 * matches 12.5: 50 + 50 + 12.5 = 112.5, the old figure.) */
+		cr_assert_float_eq(ma.fabric.bisection_GBps, 12.5, 1e-9, "%d groups: %f", g, ma.fabric.bisection_GBps);
+		cr_assert(ma.fabric.bisection_exact);
+		{
+			struct topo t;
+			topo_build(&one, &cat, 0, &t);
+			cr_assert_float_eq(fabric_rank_flow(&t), 112.5, 1e-9);
+			topo_free(&t);
+		}
 		design_free(&one);
 	}
 	/* 400G uplinks: every ring hop changes leaf, so leaf 0 sends 3 hops of B = 48 GB/s over

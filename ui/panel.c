@@ -157,7 +157,8 @@ static int panel_items(const struct app *app, struct pitem *it)
 		item(it, &n, over ? 4 : 6, over ? ROLE_WARNING : ROLE_NORMAL, NULL, "oversub %s", buf);
 	}
 	if (f->design_nodes > 1)
-		item(it, &n, 6, ROLE_NORMAL, NULL, "bisection %.0f GB/s (%.2f per GPU)", f->bisection_GBps,
+		item(it, &n, 6, ROLE_NORMAL, NULL, "bisection %s%.0f GB/s (%.2f per GPU)",
+		     f->bisection_bound > 0 ? "<= " : f->bisection_bound < 0 ? ">= " : "", f->bisection_GBps,
 		     f->bisection_per_gpu_GBps);
 	if (forced != ALGO_AUTO)
 		item(it, &n, 0, ROLE_WARNING, NULL, "NCCL_ALGO=%s for the job (A: next)", ualgo_labels[ua[forced]]);
