@@ -40,7 +40,7 @@ static void leafspine(struct design *d, int servers, int leaves, int spines, int
 	design_init(d);
 	SETS(d->name, "leafspine");
 	for (k = 0; k < groups; k++) {
-		char name[8];
+		char name[16];
 		int n = servers / groups + (k < servers % groups);
 		snprintf(name, sizeof name, "g%d", k);
 		add_servers(d, name, n, "h100", 8, "cx7-400e", nics);
@@ -48,7 +48,7 @@ static void leafspine(struct design *d, int servers, int leaves, int spines, int
 	add_switches(d, "leaf", ROLE_LEAF, leaves, "eth64x400");
 	add_switches(d, "spine", ROLE_SPINE, spines, "eth64x400");
 	for (k = 0; k < groups; k++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof name, "g%d", k);
 		if (split) {
 			add_bundle(d, name, "leaf", nics / 2, WIRE_TOR);
