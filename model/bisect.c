@@ -22,7 +22,16 @@
  * seen from a parent coloured A, costs psi_c(x) = min(E_c(x), E_c(n_c - x) + u_c); a
  * parent's E is the min-plus convolution of its children's psi. A leaf has E(n_leaf) = 0
  * and nothing else. x only takes sums of leaf sizes: arrays are in units of their gcd g.
- * The answer is min_x E_root(x) + w |h - x| over both h and n - h.
+ * The answer is min_x E_root(x) + w |h - x| over both h and n - h. Several roots (a job
+ * that is not connected) and the nodes with no port in this plane (free to go either way,
+ * 0 on every x) join under one more root at no cost.
+ *
+ * Nodes of unequal links (by_node): x counts the nodes on A themselves, a leaf coloured A
+ * with a of its nodes on A costs its n - a cheapest nodes' links, and the answer is
+ * E_root(h) (or n - h). The same programme, exact, in nodes rather than units. Where
+ * that is over the budget, the units programme with w the least node's links stands: every
+ * colouring costs at least what it says, so it is a lower bound, and exact when a least
+ * colouring moves no node (x = h).
  *
  * Identical children (the leaves of a group, the pods of a tier) are combined at once.
  * When psi is concave on its support (every multiple of a step s up to n_c), any two
@@ -32,10 +41,14 @@
  * j psi(n_c) + psi(r) + (k - j - 1) psi(0): closed form, the size of the result. Leaves'
  * psi (two points) and that of a component over identical leaves (min of two lines) are
  * concave, so two- and three-tier trees take this path; other shapes are combined by
- * repeated doubling. Cost: the components the job's groups touch (the leaves strictly
- * inside a group are runs, never stored), and per component its array, x / g + 1 entries
- * (at most the job's leaves at the top); a work budget stops shapes that would cost more
- * (the caller then has no exact minimum). */
+ * repeated doubling, and the free nodes by a sliding minimum. Cost: the components the
+ * job's groups touch (the leaves strictly inside a group are runs, never stored), and per
+ * component its array, n_v / g + 1 entries (the leaves under it, when they are alike); a
+ * work budget stops shapes that would cost more (the caller then has no exact minimum).
+ *
+ * Planes. Each switch plane is a tree of its own and the same split applies to all, so the
+ * sum of each plane's minimum is at most the minimum of the sum (bisect.h says when it is
+ * exact). */
 #include "model/bisect.h"
 #include "model/alloc.h"
 #include <math.h>

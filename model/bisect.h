@@ -7,15 +7,16 @@
  * of that max-flow.
  *
  * Where it is exact: on a tree of components (topo.h "Levels": blocks of consecutive
- * positions per level, no interleaved (modulo) level, no peer stage, no direct links, no
- * node whose servers sit in different leaf components, rail groups alike at every level),
- * with every node of a plane on links of the same capacity and a single switch plane. Then
- * bisect_tree computes the minimum exactly, at a cost in components, not nodes (below).
- * With several switch planes (the same split applies to every plane) it returns the sum of
- * each plane's own minimum: a lower bound, exact when one split is worst for every plane
- * (planes of the same shape, as the designs the tests cover); with unequal node links in a
- * plane it charges a node moved against its leaf the least of them (a lower bound too).
- * *exact says which.
+ * positions, or interleaved components with one component above them; no peer stage, no
+ * direct links, no node whose servers sit in different leaf components, rail groups alike
+ * at every level), bisect_tree computes the minimum exactly, at a cost in components, not
+ * nodes (bisect.c). Nodes whose links differ are exact too (the programme then counts
+ * nodes, within a work budget; past it, a node moved is charged the least node's links: a
+ * lower bound, exact when the least cut moves none). Several switch planes (the same split
+ * applies to every plane) give the sum of each plane's own minimum: exact when every plane
+ * is the same tree with its capacities scaled by one factor (then every split costs each
+ * plane that factor times the first's, so one split is worst for all), else a lower bound;
+ * a sum of 0 is exact. *exact says which.
  *
  * Ownership: nothing is kept between calls. */
 #ifndef NCF_BISECT_H

@@ -554,3 +554,148 @@ Test(bisect, alike_planes_add_exactly)
 	cr_assert(f.bisection_exact);
 	design_free(&d);
 }
+
+/* ---- random trees against every split -------------------------------------------------- */
+
+/* A design of n groups of one server each: the rank order (job.groups) puts any servers
+ * first without moving them (positions follow the bundles' order), so the split by rank
+ * (fabric_rank_flow, the max-flow of one split) of every choice of floor(n/2) groups first
+ * is every balanced split's capacity, and their least is the bisection by brute force. */
+static double brute_by_rank(struct design *d, int n)
+{
+	double best = INFINITY;
+	unsigned mask;
+	int h = n / 2, i;
+	for (mask = 0; mask < (1u << n); mask++) {
+		char order[256] = "";
+		int pass;
+		if (__builtin_popcount(mask) != h)
+			continue;
+		for (pass = 0; pass < 2; pass++)
+			for (i = 0; i < n; i++)
+				if (((mask >> i) & 1) == !pass) {
+					char g[8];
+					snprintf(g, sizeof g, "%sg%d", order[0] ? "," : "", i);
+					strcat(order, g);
+				}
+		snprintf(d->job.groups, sizeof d->job.groups, "%s", order);
+		best = fmin(best, rank_flow(d));
+	}
+	d->job.groups[0] = 0;
+	return best;
+}
+
+static unsigned seed = 12345;
+static int rnd(int k)
+{
+	seed = seed * 1103515245u + 12345u;
+	return (int)((seed >> 16) % (unsigned)k);
+}
+
+Test(bisect, random_trees_match_every_split)
+{
+	int trial, exact = 0, inside = 0;
+	for (trial = 0; trial < 300; trial++) {
+		struct design d;
+		struct fabric f;
+		int n = 2 + rnd(9), leaves = 1 + rnd(4), spines = rnd(4), i, wl = rnd(3);
+		bool het = rnd(3) == 0, core = spines > 1 && rnd(2);
+		/* Top-of-rack, spread, or rail-optimised (4 NICs on 4 or 8 rail leaves: one unit or
+		 * two). */
+		wl = wl == 0 ? WIRE_TOR : wl == 1 || het ? WIRE_SPREAD : WIRE_RAIL;
+		if (wl == WIRE_RAIL)
+			leaves = 4 * (1 + rnd(2));
+		char name[16];
+		double want;
+		design_init(&d);
+		SETS(d.name, "random");
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "g%d", i);
+			add_servers(&d, name, 1, "h100", 8, "cx7-400", het && i % 3 == 0 ? 2 : 4);
+		}
+		add_switches(&d, "leaf", ROLE_LEAF, leaves, "sw64x400");
+		if (spines)
+			add_switches(&d, "spine", ROLE_SPINE, spines, "sw64x400");
+		if (core)
+			add_switches(&d, "core", ROLE_CORE, 2, "sw64x400");
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "g%d", i);
+			add_bundle(&d, name, "leaf", het && i % 3 == 0 ? 2 : 4, wl);
+		}
+		if (spines)
+			add_bundle(&d, "leaf", "spine", spines * (1 + rnd(2)), rnd(2) ? WIRE_TOR : WIRE_SPREAD);
+		if (core)
+			add_bundle(&d, "spine", "core", 2 * (1 + rnd(2)), WIRE_SPREAD);
+		job(&d);
+		f = bis(&d);
+		want = brute_by_rank(&d, n);
+		inside += want < rank_flow(&d) - 1e-9;
+		if (f.bisection_exact) {
+			cr_assert(close_rel(f.bisection_GBps, want, 1e-9),
+				  "trial %d (%d servers, %d leaves %s, %d spines%s%s): %f vs every split %f", trial, n, leaves,
+				  wiring_names[wl], spines, core ? ", core" : "", het ? ", unequal" : "", f.bisection_GBps, want);
+			exact++;
+		} else if (f.bisection_bound < 0) {
+			cr_assert_leq(f.bisection_GBps, want + 1e-9, "trial %d: a lower bound above the minimum", trial);
+		} else {
+			cr_assert_geq(f.bisection_GBps, want - 1e-9, "trial %d: an upper bound below the minimum", trial);
+		}
+		design_free(&d);
+	}
+	/* (Not vacuous: in many the worst cut is not the split by rank.) */
+	cr_assert_gt(exact, 250, "%d of 300 exact", exact);
+	cr_assert_gt(inside, 30, "%d of 300 below the split by rank", inside);
+	cr_log_info("%d of 300 exact, %d below the split by rank", exact, inside);
+}
+
+/* Two switch planes (every server's NICs split over two leaf groups): the same split
+ * applies to both. Alike planes (the same leaves and uplinks) are exact; planes of
+ * different shapes give the sum of each one's worst cut, at most the minimum. */
+Test(bisect, random_planes_against_every_split)
+{
+	int trial, exact = 0, lower = 0, tight = 0;
+	for (trial = 0; trial < 150; trial++) {
+		struct design d;
+		struct fabric f;
+		int n = 2 + rnd(9), la = 1 + rnd(3), lb = rnd(2) ? la : 1 + rnd(3), i;
+		int upa = 1 + rnd(3), upb = la == lb && rnd(2) ? upa : 1 + rnd(3);
+		char name[16];
+		double want;
+		design_init(&d);
+		SETS(d.name, "planes");
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "g%d", i);
+			add_servers(&d, name, 1, "h100", 8, "cx7-400", 4);
+		}
+		add_switches(&d, "la", ROLE_LEAF, la, "sw64x400");
+		add_switches(&d, "lb", ROLE_LEAF, lb, "sw64x400");
+		add_switches(&d, "sa", ROLE_SPINE, 1, "sw64x400");
+		add_switches(&d, "sb", ROLE_SPINE, 1, "sw64x400");
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "g%d", i);
+			add_bundle(&d, name, "la", 2, WIRE_TOR);
+			add_bundle(&d, name, "lb", 2, WIRE_TOR);
+		}
+		add_bundle(&d, "la", "sa", upa, WIRE_TOR);
+		add_bundle(&d, "lb", "sb", upb, WIRE_TOR);
+		job(&d);
+		f = bis(&d);
+		want = brute_by_rank(&d, n);
+		if (f.bisection_exact) {
+			cr_assert(close_rel(f.bisection_GBps, want, 1e-9), "trial %d (%d servers, leaves %d/%d, up %d/%d): %f vs %f",
+				  trial, n, la, lb, upa, upb, f.bisection_GBps, want);
+			exact++;
+		} else {
+			cr_assert_eq(f.bisection_bound, -1);
+			cr_assert_leq(f.bisection_GBps, want + 1e-9, "trial %d: a lower bound above the minimum", trial);
+			lower++;
+			tight += close_rel(f.bisection_GBps, want, 1e-9);
+		}
+		if (la == lb && upa == upb)
+			cr_assert(f.bisection_exact, "trial %d: alike planes", trial);
+		design_free(&d);
+	}
+	cr_assert_gt(exact, 30, "%d exact", exact);
+	cr_assert_gt(lower, 30, "%d lower bounds", lower);
+	cr_log_info("%d of 150 exact, %d lower bounds (%d of them equal to the minimum)", exact, lower, tight);
+}
