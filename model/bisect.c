@@ -499,10 +499,14 @@ static struct bfun combine(struct btree *t, struct kind *kd, size_t nk)
 {
 	struct bfun acc = fun_new(t, 0);
 	size_t i, j;
+	bool alike = true;
 	acc.v[0] = 0;
-	for (i = 0; i < nk; i++)
+	for (i = 0; i < nk; i++) {
 		kd[i].hash = fun_hash(&kd[i].psi);
-	qsort(kd, nk, sizeof *kd, kind_cmp);
+		alike = alike && kd[i].hash == kd[0].hash && kd[i].psi.D == kd[0].psi.D;
+	}
+	if (!alike) /* (the common case, children all alike, needs no sort) */
+		qsort(kd, nk, sizeof *kd, kind_cmp);
 	for (i = 0; i < nk; i = j) {
 		struct bfun p, tmp;
 		long k = kd[i].k;
