@@ -340,11 +340,11 @@ Test(bisect, rails_match_brute_force)
 Test(bisect, core_matches_brute_force)
 {
 	/* (At least 4 uplinks a spine: one to each core, so the cores join every pod.) */
-	static const int lups[] = { 2, 4, 8 }, sups[] = { 4, 8, 12 };
+	static const int lups[] = { 2, 8 }, sups[] = { 4, 12 };
 	int a, b, n;
-	for (a = 0; a < 3; a++)
-		for (b = 0; b < 3; b++)
-			for (n = 2; n <= 40; n += 3) {
+	for (a = 0; a < 2; a++)
+		for (b = 0; b < 2; b++)
+			for (n = 2; n <= 26; n += 3) {
 				struct design d;
 				struct tree t;
 				int i;
@@ -595,10 +595,10 @@ static int rnd(int k)
 Test(bisect, random_trees_match_every_split)
 {
 	int trial, exact = 0, inside = 0;
-	for (trial = 0; trial < 300; trial++) {
+	for (trial = 0; trial < 150; trial++) {
 		struct design d;
 		struct fabric f;
-		int n = 2 + rnd(9), leaves = 1 + rnd(4), spines = rnd(4), i, wl = rnd(3);
+		int n = 2 + rnd(8), leaves = 1 + rnd(4), spines = rnd(4), i, wl = rnd(3);
 		bool het = rnd(3) == 0, core = spines > 1 && rnd(2);
 		/* Top-of-rack, spread, or rail-optimised (4 NICs on 4 or 8 rail leaves: one unit or
 		 * two). */
@@ -643,9 +643,9 @@ Test(bisect, random_trees_match_every_split)
 		design_free(&d);
 	}
 	/* (Not vacuous: in many the worst cut is not the split by rank.) */
-	cr_assert_gt(exact, 250, "%d of 300 exact", exact);
-	cr_assert_gt(inside, 30, "%d of 300 below the split by rank", inside);
-	cr_log_info("%d of 300 exact, %d below the split by rank", exact, inside);
+	cr_assert_gt(exact, 125, "%d of 150 exact", exact);
+	cr_assert_gt(inside, 15, "%d of 150 below the split by rank", inside);
+	cr_log_info("%d of 150 exact, %d below the split by rank", exact, inside);
 }
 
 /* Two switch planes (every server's NICs split over two leaf groups): the same split
@@ -654,10 +654,10 @@ Test(bisect, random_trees_match_every_split)
 Test(bisect, random_planes_against_every_split)
 {
 	int trial, exact = 0, lower = 0, tight = 0;
-	for (trial = 0; trial < 150; trial++) {
+	for (trial = 0; trial < 80; trial++) {
 		struct design d;
 		struct fabric f;
-		int n = 2 + rnd(9), la = 1 + rnd(3), lb = rnd(2) ? la : 1 + rnd(3), i;
+		int n = 2 + rnd(8), la = 1 + rnd(3), lb = rnd(2) ? la : 1 + rnd(3), i;
 		int upa = 1 + rnd(3), upb = la == lb && rnd(2) ? upa : 1 + rnd(3);
 		char name[16];
 		double want;
@@ -695,7 +695,7 @@ Test(bisect, random_planes_against_every_split)
 			cr_assert(f.bisection_exact, "trial %d: alike planes", trial);
 		design_free(&d);
 	}
-	cr_assert_gt(exact, 30, "%d exact", exact);
-	cr_assert_gt(lower, 30, "%d lower bounds", lower);
-	cr_log_info("%d of 150 exact, %d lower bounds (%d of them equal to the minimum)", exact, lower, tight);
+	cr_assert_gt(exact, 15, "%d exact", exact);
+	cr_assert_gt(lower, 15, "%d lower bounds", lower);
+	cr_log_info("%d of 80 exact, %d lower bounds (%d of them equal to the minimum)", exact, lower, tight);
 }
