@@ -59,8 +59,8 @@ bool block_overlap(const struct block *a, const struct block *b)
 	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
-/* The blocks a block on row y (PLACE_BOX_H high) must not overlap: indices into p->blocks
- * of the pinned and placed blocks that reach into the row. */
+/* The blocks a block on row y (p->box_h high) must not overlap: indices into p->blocks of
+ * the pinned and placed blocks that reach into the row. */
 struct row_obstacles {
 	size_t *v, n;
 };
@@ -71,7 +71,7 @@ static void row_obstacles(const struct placement *p, int y, struct row_obstacles
 	o->n = 0;
 	for (i = 0; i < p->blocks.n; i++) {
 		const struct block *b = &VEC_AT(p->blocks, struct block, i);
-		if ((b->pinned || b->w > 0) && b->y < y + PLACE_BOX_H && y < b->y + b->h)
+		if ((b->pinned || b->w > 0) && b->y < y + p->box_h && y < b->y + b->h)
 			o->v[o->n++] = i;
 	}
 }
@@ -94,21 +94,31 @@ static bool free_at(const struct placement *p, const struct row_obstacles *ob, c
 
 #define PLACE_MAX_GAP 8 /* rows from one tier to the next on a tall canvas */
 
-static int row_y(int tier, int top_tier, int h)
+/* How high a block is: a box when every tier fits as boxes with a row between them for the
+ * bundles, else one row (4 tiers need 15 rows as boxes, 7 as rows). */
+static int box_height(int rows, int h)
 {
-	/* Rows spread over the height, the top tier first and servers last; a row of space
-	 * between tiers for the bundles when it fits, touching boxes when it does not; on a
-	 * tall canvas the diagram keeps a readable spacing and sits in the middle. */
-	int rows = top_tier + 1, gap, total;
+	return (rows - 1) * (PLACE_BOX_H + 1) + PLACE_BOX_H <= h ? PLACE_BOX_H : PLACE_COMPACT_H;
+}
+
+static int row_y(int tier, int top_tier, int h, int bh)
+{
+	/* Rows spread over the height, the top tier first and servers last, with at least a
+	 * row between tiers for the bundles (box_height makes the blocks one row high when
+	 * boxes do not leave it); on a tall canvas the diagram keeps a readable spacing and
+	 * sits in the middle. A canvas lower than the tiers stacks them at its bottom edge
+	 * rather than past it. */
+	int rows = top_tier + 1, gap, total, y;
 	if (rows == 1)
-		return h > PLACE_BOX_H ? (h - PLACE_BOX_H) / 2 : 0;
-	gap = (h - PLACE_BOX_H) / (rows - 1);
+		return h > bh ? (h - bh) / 2 : 0;
+	gap = (h - bh) / (rows - 1);
 	if (gap > PLACE_MAX_GAP)
 		gap = PLACE_MAX_GAP;
-	if (gap < PLACE_BOX_H)
-		gap = PLACE_BOX_H;
-	total = (rows - 1) * gap + PLACE_BOX_H;
-	return (h > total ? (h - total) / 2 : 0) + (top_tier - tier) * gap;
+	if (gap < bh + 1)
+		gap = bh + 1;
+	total = (rows - 1) * gap + bh;
+	y = (h > total ? (h - total) / 2 : 0) + (top_tier - tier) * gap;
+	return y + bh <= h ? y : (h - bh > 0 ? h - bh : 0);
 }
 
 void place_design(const struct design *d, int w, int h, struct placement *p)
@@ -138,13 +148,14 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 		if (1 + s->role > top)
 			top = 1 + s->role;
 	}
+	p->box_h = box_height(top + 1, h);
 	/* Notes stand where the user put them. */
 	for (i = 0; i < d->canvas.notes.n; i++) {
 		const struct note *nt = &VEC_AT(d->canvas.notes, struct note, i);
 		struct block *b = add(p, GK_NOTE, 0, "", -1, nt->text);
 		int len = (int)strlen(b->label) + 4;
 		b->pinned = true;
-		b->h = PLACE_BOX_H;
+		b->h = p->box_h;
 		b->w = len < w ? len : w;
 		b->x = nt->x + b->w <= w ? nt->x : (w - b->w > 0 ? w - b->w : 0);
 		b->y = nt->y + b->h <= h ? nt->y : (h - b->h > 0 ? h - b->h : 0);
@@ -162,7 +173,7 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 		int len = (int)strlen(b->label) + 4;
 		if (b->kind == GK_NOTE)
 			continue;
-		b->h = PLACE_BOX_H;
+		b->h = p->box_h;
 		if (pos) {
 			b->pinned = true;
 			b->w = len < w ? len : w;
@@ -174,7 +185,7 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 	/* Room for every block and a "+N more" one per tier. */
 	ob.v = xmalloc((p->blocks.n + (size_t)top + 2) * sizeof *ob.v);
 	for (tier = 0; tier <= top; tier++) {
-		int n = 0, k = 0, slot, fit = w / PLACE_MIN_W, shown, y = row_y(tier, top, h);
+		int n = 0, k = 0, slot, fit = w / PLACE_MIN_W, shown, y = row_y(tier, top, h, p->box_h);
 		for (i = 0; i < p->blocks.n; i++)
 			n += VEC_AT(p->blocks, struct block, i).tier == tier && !VEC_AT(p->blocks, struct block, i).pinned;
 		if (!n)
@@ -183,7 +194,7 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 		shown = n <= fit ? n : (fit > 1 ? fit - 1 : 0);
 		if (shown < n) {
 			snprintf(label, sizeof label, "+%d more", n - shown);
-			add(p, GK_NONE, 0, "", tier, label)->h = PLACE_BOX_H;
+			add(p, GK_NONE, 0, "", tier, label)->h = p->box_h;
 		}
 		slot = w / (shown < n ? shown + 1 : n);
 		row_obstacles(p, y, &ob);
@@ -236,25 +247,54 @@ static const char *speed_text(int gbps, char *buf, size_t size)
 	return buf;
 }
 
-/* The rows a bundle joins (the y of its lower and upper block), counted in one pass: an
- * open-addressing table of row pairs, each with how many bundles join it so far. */
+/* Crossing rows, counted in one pass over the bundles: a table of row pairs (the y of the
+ * upper and the lower block a bundle joins), each with how many blocks its bundles go up
+ * into so far, and a table of (row pair, upper block), each with its place among them. */
 struct row_pair {
-	int ylo, yhi;
+	int yhi, ylo;
 	size_t n;
 	bool used;
 };
 
-static struct row_pair *pair_slot(struct row_pair *t, size_t cap, int ylo, int yhi)
+struct pair_end {
+	const struct row_pair *pair;
+	int upper;
+	size_t idx;
+	bool used;
+};
+
+static size_t mix(int a, int b, int c)
 {
-	size_t j = ((size_t)(unsigned)ylo * 2654435761u ^ (size_t)(unsigned)yhi * 40503u) & (cap - 1);
-	while (t[j].used && (t[j].ylo != ylo || t[j].yhi != yhi))
+	return (size_t)(unsigned)a * 2654435761u ^ (size_t)(unsigned)b * 40503u ^ (size_t)(unsigned)c * 97u;
+}
+
+static struct row_pair *pair_slot(struct row_pair *t, size_t cap, int yhi, int ylo)
+{
+	size_t j = mix(yhi, ylo, 0) & (cap - 1);
+	while (t[j].used && (t[j].yhi != yhi || t[j].ylo != ylo))
 		j = (j + 1) & (cap - 1);
 	if (!t[j].used) {
 		t[j].used = true;
-		t[j].ylo = ylo;
 		t[j].yhi = yhi;
+		t[j].ylo = ylo;
 	}
 	return &t[j];
+}
+
+/* The place of the upper block among the blocks its row pair's bundles go up into, given
+ * the first time it is asked. */
+static size_t end_index(struct pair_end *t, size_t cap, struct row_pair *pair, int upper)
+{
+	size_t j = (mix(pair->yhi, pair->ylo, upper) ^ (size_t)upper) & (cap - 1);
+	while (t[j].used && (t[j].pair != pair || t[j].upper != upper))
+		j = (j + 1) & (cap - 1);
+	if (!t[j].used) {
+		t[j].used = true;
+		t[j].pair = pair;
+		t[j].upper = upper;
+		t[j].idx = pair->n++;
+	}
+	return t[j].idx;
 }
 
 void place_routes(const struct design *d, const struct catalog *cat, struct placement *p)
@@ -270,6 +310,162 @@ void place_routes(const struct design *d, const struct catalog *cat, struct plac
 	free(up);
 }
 
+/* Is one block wholly above the other, with rows between them? */
+static bool above(const struct block *a, const struct block *b)
+{
+	return a->y + a->h <= b->y;
+}
+
+/* How a line joins two blocks. */
+enum join { JOIN_NONE, JOIN_TIERS, JOIN_SIDE };
+
+/* Where a line between a and b runs (not its crossing row when they are a tier apart, which
+ * the caller shares out): the ends on their borders and the first rows outside them. None
+ * when no row joins them (boxes touching, or side by side on a one-row canvas). */
+static enum join route_ends(const struct placement *p, const struct block *a, const struct block *b, struct route *r)
+{
+	r->x1 = a->x + a->w / 2;
+	r->x2 = b->x + b->w / 2;
+	if (above(b, a) || above(a, b)) {
+		const struct block *top = above(b, a) ? b : a;
+		bool up = top == b; /* the line goes up from a to b */
+		int *xt = up ? &r->x2 : &r->x1, *xb = up ? &r->x1 : &r->x2;
+		const struct block *bottom = up ? a : b;
+		/* A straight line where the boxes face each other: into the upper one's middle
+		 * (where the other lines into it meet) if the lower one spans it, or the other way. */
+		if (*xt > bottom->x && *xt < bottom->x + bottom->w - 1)
+			*xb = *xt;
+		else if (*xb > top->x && *xb < top->x + top->w - 1)
+			*xt = *xb;
+		r->e1 = up ? a->y : a->y + a->h - 1;
+		r->y1 = up ? r->e1 - 1 : r->e1 + 1;
+		r->e2 = up ? b->y + b->h - 1 : b->y;
+		r->y2 = up ? r->e2 + 1 : r->e2 - 1;
+		return (up ? r->y2 <= r->y1 : r->y1 <= r->y2) ? JOIN_TIERS : JOIN_NONE;
+	}
+	/* Side by side: over their tops, or under them at the top of the canvas. */
+	r->ymid = (a->y < b->y ? a->y : b->y) - 1;
+	if (r->ymid >= 0) {
+		r->e1 = a->y;
+		r->e2 = b->y;
+		r->y1 = a->y - 1;
+		r->y2 = b->y - 1;
+		return JOIN_SIDE;
+	}
+	r->ymid = a->y + a->h > b->y + b->h ? a->y + a->h : b->y + b->h;
+	r->e1 = a->y + a->h - 1;
+	r->e2 = b->y + b->h - 1;
+	r->y1 = r->e1 + 1;
+	r->y2 = r->e2 + 1;
+	return r->ymid < p->h ? JOIN_SIDE : JOIN_NONE;
+}
+
+static void mark(struct placement *p, int x, int y, unsigned bits)
+{
+	if (x >= 0 && x < p->w && y >= 0 && y < p->h)
+		p->cells[(size_t)y * (size_t)p->w + (size_t)x] |= (unsigned char)bits;
+}
+
+/* A straight leg from (xa, ya) to (xb, yb): each cell says which way the line leaves it. */
+static void leg(struct placement *p, int xa, int ya, int xb, int yb, unsigned warn)
+{
+	int dx = (xb > xa) - (xb < xa), dy = (yb > ya) - (yb < ya);
+	unsigned fwd = dx > 0 ? PL_RIGHT : dx < 0 ? PL_LEFT : dy > 0 ? PL_DOWN : PL_UP;
+	unsigned back = fwd == PL_RIGHT ? PL_LEFT : fwd == PL_LEFT ? PL_RIGHT : fwd == PL_DOWN ? PL_UP : PL_DOWN;
+	while (xa != xb || ya != yb) {
+		mark(p, xa, ya, fwd | warn);
+		xa += dx;
+		ya += dy;
+		mark(p, xa, ya, back | warn);
+	}
+}
+
+/* A label of n columns at (x, y): inside the area with a space either side that touches no
+ * block, line or label. */
+static bool label_fits(const struct placement *p, int x, int y, int n)
+{
+	const unsigned char *row;
+	int i;
+	if (y < 0 || y >= p->h || x < 1 || x + n + 1 > p->w)
+		return false;
+	row = p->cells + (size_t)y * (size_t)p->w;
+	for (i = x - 1; i <= x + n; i++)
+		if (row[i] & (PL_LINE | PL_BLOCK | PL_LABEL))
+			return false;
+	return true;
+}
+
+static bool label_at(struct placement *p, struct route *r, int x, int y, int n)
+{
+	int i;
+	if (!label_fits(p, x, y, n))
+		return false;
+	for (i = x - 1; i <= x + n; i++)
+		mark(p, i, y, PL_LABEL);
+	r->lx = x;
+	r->ly = y;
+	return true;
+}
+
+/* Rows of a leg from the crossing row to y (the crossing row left out), nearest first: a
+ * label beside column x on one of them. */
+static bool beside_leg(struct placement *p, struct route *r, int x, int y, int n)
+{
+	int step = y > r->ymid ? 1 : -1, k;
+	for (k = r->ymid + step; y != r->ymid && (y - k) * step >= 0; k += step)
+		if (label_at(p, r, x + 2, k, n) || label_at(p, r, x - 1 - n, k, n))
+			return true;
+	return false;
+}
+
+/* The first free place for a label of n columns: beside the crossing (after it, then before
+ * it), beside the from leg, beside the to leg; for a block's bundle to itself, beside the
+ * block, then over and under it. */
+static bool place_label(struct placement *p, struct route *r, const struct block *self, int n)
+{
+	int lo = r->x1 < r->x2 ? r->x1 : r->x2, hi = r->x1 < r->x2 ? r->x2 : r->x1;
+	if (self)
+		return label_at(p, r, self->x + self->w + 1, self->y + self->h / 2, n) ||
+		       label_at(p, r, self->x - 1 - n, self->y + self->h / 2, n) || label_at(p, r, self->x + 2, self->y - 1, n) ||
+		       label_at(p, r, self->x + 2, self->y + self->h, n);
+	return label_at(p, r, hi + 2, r->ymid, n) || label_at(p, r, lo - 1 - n, r->ymid, n) || beside_leg(p, r, r->x1, r->y1, n) ||
+	       beside_leg(p, r, r->x2, r->y2, n);
+}
+
+/* A bundle's label, long ("256 x 400G 1:1", "full mesh, 12 x 100G") and short ("256x400G",
+ * "mesh 12x100G"; "!" marks an oversubscribed switch). */
+static void route_labels(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+			 const struct bundle *b, struct route *r, char *shorter, size_t size)
+{
+	size_t si;
+	bool to_switch = design_find(d, b->to, &si) == GK_SWITCH;
+	long links = bundle_links(d, b);
+	int gbps = cat ? bundle_speed_gbps(d, cat, b) : 0;
+	char sp[16];
+	speed_text(gbps, sp, sizeof sp);
+	if (r->self) {
+		if (gbps > 0) {
+			snprintf(r->label, sizeof r->label, "full mesh, %ld x %s", links, sp);
+			snprintf(shorter, size, "mesh %ldx%s", links, sp);
+		} else {
+			snprintf(r->label, sizeof r->label, "full mesh, %ld links", links);
+			snprintf(shorter, size, "mesh %ld", links);
+		}
+	} else if (to_switch && cat && down && up) {
+		long dn = down[si], upl = up[si];
+		r->oversubscribed = upl > 0 && dn > upl;
+		if (upl > 0)
+			snprintf(r->label, sizeof r->label, "%ld x %s %s%.2g:1", links, sp, r->oversubscribed ? "!" : "",
+				 (double)dn / upl);
+		else
+			snprintf(r->label, sizeof r->label, "%ld x %s", links, sp);
+		snprintf(shorter, size, "%ldx%s%s", links, sp, r->oversubscribed ? "!" : "");
+	} else {
+		snprintf(r->label, sizeof r->label, "%ld links", links);
+		snprintf(shorter, size, "%ld", links);
+	}
+}
+
 void place_routes_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
 			struct placement *p)
 {
@@ -278,84 +474,120 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 	int *lo_of = xmalloc((nb ? nb : 1) * sizeof *lo_of), *hi_of = xmalloc((nb ? nb : 1) * sizeof *hi_of);
 	size_t *idx = xcalloc(nb ? nb : 1, sizeof *idx);
 	struct row_pair *pairs, **pair_of = xcalloc(nb ? nb : 1, sizeof *pair_of);
+	struct pair_end *ends;
+	char *join = xcalloc(nb ? nb : 1, 1);
 	while (cap < 2 * nb)
 		cap *= 2;
 	pairs = xcalloc(cap, sizeof *pairs);
+	ends = xcalloc(cap, sizeof *ends);
 	/* Each name's first block. */
 	strmap_init(&blocks, p->blocks.n);
 	for (i = 0; i < p->blocks.n; i++)
 		strmap_add(&blocks, VEC_AT(p->blocks, struct block, i).name, (int)i);
-	/* Bundles between the same two rows take different rows for their crossing: each one's
-	 * place among them in design order, and (after the pass) how many there are. */
 	for (k = 0; k < nb; k++) {
 		lo_of[k] = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->from);
 		hi_of[k] = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->to);
-		if (lo_of[k] >= 0 && hi_of[k] >= 0) {
-			pair_of[k] = pair_slot(pairs, cap, VEC_AT(p->blocks, struct block, (size_t)lo_of[k]).y,
-					       VEC_AT(p->blocks, struct block, (size_t)hi_of[k]).y);
-			idx[k] = pair_of[k]->n++;
-		}
 	}
 	strmap_free(&blocks);
 	for (i = 0; i < nb; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		const struct block *lo, *hi;
 		struct route *r;
-		char sp[16];
-		long links;
-		int gap;
 		if (lo_of[i] < 0 || hi_of[i] < 0)
 			continue;
 		lo = &VEC_AT(p->blocks, struct block, (size_t)lo_of[i]);
 		hi = &VEC_AT(p->blocks, struct block, (size_t)hi_of[i]);
 		r = vec_push(&p->routes, sizeof *r);
+		memset(r, 0, sizeof *r);
 		put(r->from, sizeof r->from, 0, b->from, sizeof r->from);
 		put(r->to, sizeof r->to, 0, b->to, sizeof r->to);
+		r->ly = -1;
 		r->hidden = lo->w == 0 || hi->w == 0;
-		r->x1 = lo->x + lo->w / 2;
-		r->y1 = lo->y - 1;
-		r->x2 = hi->x + hi->w / 2;
-		r->y2 = hi->y + hi->h;
-		gap = r->y1 - r->y2 + 1;
-		r->ymid = gap > 0 ? r->y2 + (gap * ((int)idx[i] + 1)) / ((int)pair_of[i]->n + 1) : r->y2;
-		if (r->ymid > r->y1)
-			r->ymid = r->y1;
-		if (!r->hidden) { /* a hidden bundle is not drawn: no label */
-			size_t si;
-			bool to_switch = design_find(d, b->to, &si) == GK_SWITCH;
-			links = bundle_links(d, b);
-			if (to_switch && cat && down && up) {
-				long dn = down[si], upl = up[si];
-				r->oversubscribed = upl > 0 && dn > upl;
-				if (upl > 0)
-					snprintf(r->label, sizeof r->label, "%ld x %s %s%.2g:1", links,
-						 speed_text(bundle_speed_gbps(d, cat, b), sp, sizeof sp), r->oversubscribed ? "!" : "",
-						 (double)dn / upl);
-				else
-					snprintf(r->label, sizeof r->label, "%ld x %s", links,
-						 speed_text(bundle_speed_gbps(d, cat, b), sp, sizeof sp));
-			} else {
-				snprintf(r->label, sizeof r->label, "%ld links", links);
-			}
+		r->self = lo == hi;
+		if (r->self) {
+			r->x1 = r->x2 = lo->x + lo->w / 2;
+			r->y1 = r->y2 = r->ymid = r->e1 = r->e2 = lo->y;
+		} else if ((join[i] = (char)route_ends(p, lo, hi, r)) == JOIN_NONE) {
+			r->hidden = true; /* no row between the blocks: nothing to draw on */
+		} else if (!r->hidden && join[i] == JOIN_TIERS && r->x1 != r->x2) {
+			/* A tier apart, with a turn: a crossing row between them, one per upper block,
+			 * the rows split in order of first use (a straight line takes the middle). */
+			bool rises = above(hi, lo);
+			pair_of[i] = pair_slot(pairs, cap, rises ? hi->y : lo->y, rises ? lo->y : hi->y);
+			idx[i] = end_index(ends, cap, pair_of[i], rises ? hi_of[i] : lo_of[i]);
 		}
-		r->ly = r->ymid;
-		r->lx = (r->x1 > r->x2 ? r->x1 : r->x2) + 2;
-		if (r->lx + (int)strlen(r->label) > p->w)
-			r->lx = (r->x1 < r->x2 ? r->x1 : r->x2) - 1 - (int)strlen(r->label);
-		if (r->lx < 0)
-			r->lx = 0;
+		if (!r->hidden) { /* a hidden bundle is not drawn: no label */
+			char shorter[48];
+			route_labels(d, cat, down, up, b, r, shorter, sizeof shorter);
+		}
+	}
+	/* Crossing rows of lines a tier apart, now that the rows' turns are counted. */
+	for (i = 0, k = 0; i < nb; i++) {
+		struct route *r;
+		int y0, gap;
+		size_t n = pair_of[i] ? pair_of[i]->n : 1;
+		if (lo_of[i] < 0 || hi_of[i] < 0)
+			continue;
+		r = &VEC_AT(p->routes, struct route, k++);
+		if (r->hidden || join[i] != JOIN_TIERS)
+			continue;
+		y0 = r->y1 < r->y2 ? r->y1 : r->y2;
+		gap = abs(r->y1 - r->y2) + 1;
+		r->ymid = y0 + (gap * ((int)idx[i] + 1)) / ((int)n + 1);
+		if (r->ymid > y0 + gap - 1)
+			r->ymid = y0 + gap - 1;
+	}
+	/* The cells: blocks, then lines, then each label where it is free. */
+	free(p->cells);
+	p->cells = xcalloc((size_t)(p->w > 0 ? p->w : 1) * (size_t)(p->h > 0 ? p->h : 1), 1);
+	for (i = 0; i < p->blocks.n; i++) {
+		const struct block *bl = &VEC_AT(p->blocks, struct block, i);
+		int y, x;
+		for (y = bl->y; y < bl->y + bl->h; y++)
+			for (x = bl->x; x < bl->x + bl->w; x++)
+				mark(p, x, y, PL_BLOCK);
+	}
+	for (i = 0, k = 0; i < nb; i++) {
+		struct route *r;
+		if (lo_of[i] < 0 || hi_of[i] < 0)
+			continue;
+		r = &VEC_AT(p->routes, struct route, k++);
+		if (r->hidden || r->self)
+			continue;
+		leg(p, r->x1, r->e1, r->x1, r->ymid, r->oversubscribed ? PL_WARN : 0);
+		leg(p, r->x1, r->ymid, r->x2, r->ymid, r->oversubscribed ? PL_WARN : 0);
+		leg(p, r->x2, r->ymid, r->x2, r->e2, r->oversubscribed ? PL_WARN : 0);
+	}
+	for (i = 0, k = 0; i < nb; i++) {
+		struct route *r;
+		const struct block *self;
+		char shorter[48];
+		if (lo_of[i] < 0 || hi_of[i] < 0)
+			continue;
+		r = &VEC_AT(p->routes, struct route, k++);
+		self = r->self ? &VEC_AT(p->blocks, struct block, (size_t)lo_of[i]) : NULL;
+		if (r->hidden || place_label(p, r, self, (int)strlen(r->label)))
+			continue;
+		/* The long form fits nowhere: the short one, or none (the long one kept, not drawn). */
+		route_labels(d, cat, down, up, DESIGN_BUNDLE(d, i), r, shorter, sizeof shorter);
+		if (place_label(p, r, self, (int)strlen(shorter)))
+			put(r->label, sizeof r->label, 0, shorter, sizeof r->label - 1);
 	}
 	free(lo_of);
 	free(hi_of);
 	free(idx);
 	free(pair_of);
 	free(pairs);
+	free(ends);
+	free(join);
 }
 
 void placement_free(struct placement *p)
 {
 	vec_release(&p->blocks);
 	vec_release(&p->routes);
+	free(p->cells);
+	p->cells = NULL;
 }
 
 const struct block *placement_find(const struct placement *p, const char *name)
