@@ -60,19 +60,19 @@ bool block_overlap(const struct block *a, const struct block *b)
 }
 
 /* The blocks a block on row y (p->box_h high) must not overlap: indices into p->blocks of
- * the pinned and placed blocks that reach into the row. */
+ * the blocks that stand so far (pinned, or placed on an earlier row) and reach into it. */
 struct row_obstacles {
 	size_t *v, n;
 };
 
-static void row_obstacles(const struct placement *p, int y, struct row_obstacles *o)
+static void row_obstacles(const struct placement *p, const size_t *stand, size_t nstand, int y, struct row_obstacles *o)
 {
-	size_t i;
+	size_t j;
 	o->n = 0;
-	for (i = 0; i < p->blocks.n; i++) {
-		const struct block *b = &VEC_AT(p->blocks, struct block, i);
-		if ((b->pinned || b->w > 0) && b->y < y + p->box_h && y < b->y + b->h)
-			o->v[o->n++] = i;
+	for (j = 0; j < nstand; j++) {
+		const struct block *b = &VEC_AT(p->blocks, struct block, stand[j]);
+		if (b->y < y + p->box_h && y < b->y + b->h)
+			o->v[o->n++] = stand[j];
 	}
 }
 
@@ -128,9 +128,13 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 	char label[96];
 	struct strmap pins;
 	struct row_obstacles ob;
+	size_t *first, *fill, *order, *stand, nstand = 0;
 	memset(p, 0, sizeof *p);
 	p->w = w;
 	p->h = h;
+	/* A block per group and note, a "+N more" one per tier at most: the storage at once. */
+	p->blocks.cap = d->servers.n + d->domains.n + d->switches.n + d->canvas.notes.n + ROLE_CORE + 3;
+	p->blocks.v = xmalloc(p->blocks.cap * sizeof(struct block));
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		group_label(label, g->name, g->count, g->model[0] ? g->model : g->gpu);
@@ -182,12 +186,34 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 		}
 	}
 	strmap_free(&pins);
+	/* The blocks of each tier in design order, by a counting sort (a tier's pass touches
+	 * its own blocks only), and the blocks that stand so far: the pinned ones and notes. */
+	first = xcalloc((size_t)top + 3, sizeof *first);
+	fill = xcalloc((size_t)top + 2, sizeof *fill);
+	order = xmalloc((p->blocks.n ? p->blocks.n : 1) * sizeof *order);
 	/* Room for every block and a "+N more" one per tier. */
+	stand = xmalloc((p->blocks.n + (size_t)top + 2) * sizeof *stand);
 	ob.v = xmalloc((p->blocks.n + (size_t)top + 2) * sizeof *ob.v);
+	for (i = 0; i < p->blocks.n; i++) {
+		const struct block *b = &VEC_AT(p->blocks, struct block, i);
+		if (b->pinned)
+			stand[nstand++] = i;
+		else if (b->tier >= 0 && b->tier <= top)
+			first[b->tier + 1]++;
+	}
 	for (tier = 0; tier <= top; tier++) {
-		int n = 0, k = 0, slot, fit = w / PLACE_MIN_W, shown, y = row_y(tier, top, h, p->box_h);
-		for (i = 0; i < p->blocks.n; i++)
-			n += VEC_AT(p->blocks, struct block, i).tier == tier && !VEC_AT(p->blocks, struct block, i).pinned;
+		first[tier + 1] += first[tier];
+		fill[tier] = first[tier];
+	}
+	for (i = 0; i < p->blocks.n; i++) {
+		const struct block *b = &VEC_AT(p->blocks, struct block, i);
+		if (!b->pinned && b->tier >= 0 && b->tier <= top)
+			order[fill[b->tier]++] = i;
+	}
+	for (tier = 0; tier <= top; tier++) {
+		int n = (int)(first[tier + 1] - first[tier]), k = 0, j, slot, fit = w / PLACE_MIN_W, shown,
+		    y = row_y(tier, top, h, p->box_h);
+		size_t more = 0;
 		if (!n)
 			continue;
 		/* More blocks than the row holds: the last slot says how many are not shown. */
@@ -195,14 +221,15 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 		if (shown < n) {
 			snprintf(label, sizeof label, "+%d more", n - shown);
 			add(p, GK_NONE, 0, "", tier, label)->h = p->box_h;
+			more = p->blocks.n; /* its index + 1 */
 		}
 		slot = w / (shown < n ? shown + 1 : n);
-		row_obstacles(p, y, &ob);
-		for (i = 0; i < p->blocks.n; i++) {
-			struct block *b = &VEC_AT(p->blocks, struct block, i);
+		row_obstacles(p, stand, nstand, y, &ob);
+		for (j = 0; j < n + (more > 0); j++) {
+			struct block *b;
 			int bw, x0, dx;
-			if (b->tier != tier || b->pinned)
-				continue;
+			i = j < n ? order[first[tier] + (size_t)j] : more - 1;
+			b = &VEC_AT(p->blocks, struct block, i);
 			if (k >= shown && b->kind != GK_NONE) {
 				b->w = b->h = 0; /* hidden: counted in the "+N more" block */
 				b->x = b->y = 0;
@@ -227,8 +254,10 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 			}
 			b->x = x0;
 			b->w = bw;
-			if (bw > 0)
-				ob.v[ob.n++] = i; /* placed on this row: later blocks go around it */
+			if (bw > 0) { /* placed on this row: later blocks go around it */
+				ob.v[ob.n++] = i;
+				stand[nstand++] = i;
+			}
 			if ((int)strlen(b->label) > bw - 4 && bw > 5) {
 				b->label[bw - 5] = '~'; /* cut labels say so */
 				b->label[bw - 4] = '\0';
@@ -236,6 +265,10 @@ void place_design(const struct design *d, int w, int h, struct placement *p)
 		}
 	}
 	free(ob.v);
+	free(stand);
+	free(order);
+	free(first);
+	free(fill);
 }
 
 static const char *speed_text(int gbps, char *buf, size_t size)
@@ -319,6 +352,21 @@ static bool above(const struct block *a, const struct block *b)
 /* How a line joins two blocks. */
 enum join { JOIN_NONE, JOIN_TIERS, JOIN_SIDE };
 
+_Static_assert(sizeof(((struct route *)0)->from) == sizeof(((struct bundle *)0)->from) &&
+		       sizeof(((struct route *)0)->to) == sizeof(((struct bundle *)0)->to),
+	       "a route's names are its bundle's");
+
+/* A bundle on its way to a route: its blocks (-1: no block of that name), how they are
+ * joined, the crossing row's pair and place among the pair's upper blocks, its route, and
+ * its links and speed (0: not in its label) for the label's short form. */
+struct bref {
+	int lo, hi, gbps;
+	unsigned char join;
+	long links;
+	size_t idx, route;
+	struct row_pair *pair;
+};
+
 /* Where a line between a and b runs (not its crossing row when they are a tier apart, which
  * the caller shares out): the ends on their borders and the first rows outside them. None
  * when no row joins them (boxes touching, or side by side on a one-row canvas). */
@@ -389,7 +437,10 @@ static bool label_fits(const struct placement *p, int x, int y, int n)
 	if (y < 0 || y >= p->h || x < 1 || x + n + 1 > p->w)
 		return false;
 	row = p->cells + (size_t)y * (size_t)p->w;
-	for (i = x - 1; i <= x + n; i++)
+	/* Its ends first: a label that does not fit mostly runs into the next line over. */
+	if ((row[x - 1] | row[x + n]) & (PL_LINE | PL_BLOCK | PL_LABEL))
+		return false;
+	for (i = x; i < x + n; i++)
 		if (row[i] & (PL_LINE | PL_BLOCK | PL_LABEL))
 			return false;
 	return true;
@@ -432,108 +483,133 @@ static bool place_label(struct placement *p, struct route *r, const struct block
 	       beside_leg(p, r, r->x2, r->y2, n);
 }
 
-/* A bundle's label, long ("256 x 400G 1:1", "full mesh, 12 x 100G") and short ("256x400G",
- * "mesh 12x100G"; "!" marks an oversubscribed switch). */
-static void route_labels(const struct design *d, const struct catalog *cat, const long *down, const long *up,
-			 const struct bundle *b, struct route *r, char *shorter, size_t size)
+/* A bundle's label ("256 x 400G 1:1", "full mesh, 12 x 100G"; "!" marks an oversubscribed
+ * switch), and what its short form needs (route_short). */
+static void route_label(const struct design *d, const struct catalog *cat, const long *down, const long *up,
+			const struct bundle *b, struct route *r, struct bref *br)
 {
 	size_t si;
-	bool to_switch = design_find(d, b->to, &si) == GK_SWITCH;
+	bool to_switch = design_find(d, b->to, &si) == GK_SWITCH, ratio = to_switch && cat && down && up;
 	long links = bundle_links(d, b);
-	int gbps = cat ? bundle_speed_gbps(d, cat, b) : 0;
+	int gbps = cat && (r->self || ratio) ? bundle_speed_gbps(d, cat, b) : 0;
 	char sp[16];
 	speed_text(gbps, sp, sizeof sp);
-	if (r->self) {
-		if (gbps > 0) {
-			snprintf(r->label, sizeof r->label, "full mesh, %ld x %s", links, sp);
-			snprintf(shorter, size, "mesh %ldx%s", links, sp);
-		} else {
-			snprintf(r->label, sizeof r->label, "full mesh, %ld links", links);
-			snprintf(shorter, size, "mesh %ld", links);
-		}
-	} else if (to_switch && cat && down && up) {
-		long dn = down[si], upl = up[si];
-		r->oversubscribed = upl > 0 && dn > upl;
-		if (upl > 0)
-			snprintf(r->label, sizeof r->label, "%ld x %s %s%.2g:1", links, sp, r->oversubscribed ? "!" : "",
-				 (double)dn / upl);
-		else
-			snprintf(r->label, sizeof r->label, "%ld x %s", links, sp);
-		snprintf(shorter, size, "%ldx%s%s", links, sp, r->oversubscribed ? "!" : "");
-	} else {
+	if (ratio)
+		r->oversubscribed = up[si] > 0 && down[si] > up[si];
+	if (r->self && gbps > 0)
+		snprintf(r->label, sizeof r->label, "full mesh, %ld x %s", links, sp);
+	else if (r->self)
+		snprintf(r->label, sizeof r->label, "full mesh, %ld links", links);
+	else if (ratio && up[si] > 0)
+		snprintf(r->label, sizeof r->label, "%ld x %s %s%.2g:1", links, sp, r->oversubscribed ? "!" : "",
+			 (double)down[si] / up[si]);
+	else if (ratio)
+		snprintf(r->label, sizeof r->label, "%ld x %s", links, sp);
+	else
 		snprintf(r->label, sizeof r->label, "%ld links", links);
-		snprintf(shorter, size, "%ld", links);
+	br->links = links;
+	br->gbps = ratio || r->self ? gbps : 0;
+}
+
+/* The short form of a label: "256x400G" ("!" after it for an oversubscribed switch),
+ * "mesh 12x100G", a bare link count; built by hand, as group_label is. */
+static void route_short(const struct route *r, const struct bref *br, char *out, size_t size)
+{
+	char num[24], sp[16];
+	size_t at = 0, k = 0;
+	unsigned long v = br->links < 0 ? 0 : (unsigned long)br->links;
+	do
+		num[sizeof num - 2 - k++] = (char)('0' + v % 10);
+	while ((v /= 10) && k < sizeof num - 2);
+	num[sizeof num - 1] = '\0';
+	if (r->self)
+		at = put(out, size, at, "mesh ", 5);
+	at = put(out, size, at, num + sizeof num - 1 - k, k);
+	if (br->gbps > 0) {
+		at = put(out, size, at, "x", 1);
+		at = put(out, size, at, speed_text(br->gbps, sp, sizeof sp), sizeof sp);
 	}
+	if (r->oversubscribed)
+		put(out, size, at, "!", 1);
 }
 
 void place_routes_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
 			struct placement *p)
 {
-	size_t i, k, nb = d->bundles.n, cap = 16;
+	size_t i, k, nb = d->bundles.n, cap = 16, shown = 0, nv = 0, found = 0;
 	struct strmap blocks;
-	int *lo_of = xmalloc((nb ? nb : 1) * sizeof *lo_of), *hi_of = xmalloc((nb ? nb : 1) * sizeof *hi_of);
-	size_t *idx = xcalloc(nb ? nb : 1, sizeof *idx);
-	struct row_pair *pairs, **pair_of = xcalloc(nb ? nb : 1, sizeof *pair_of);
+	struct bref *br = xmalloc((nb ? nb : 1) * sizeof *br);
+	size_t *vis; /* the drawn routes' bundles */
+	struct row_pair *pairs;
 	struct pair_end *ends;
-	char *join = xcalloc(nb ? nb : 1, 1);
-	while (cap < 2 * nb)
-		cap *= 2;
-	pairs = xcalloc(cap, sizeof *pairs);
-	ends = xcalloc(cap, sizeof *ends);
-	/* Each name's first block. */
+	/* Each name's first block; the bundles whose ends are both drawn size the tables. */
 	strmap_init(&blocks, p->blocks.n);
 	for (i = 0; i < p->blocks.n; i++)
 		strmap_add(&blocks, VEC_AT(p->blocks, struct block, i).name, (int)i);
 	for (k = 0; k < nb; k++) {
-		lo_of[k] = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->from);
-		hi_of[k] = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->to);
+		br[k].lo = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->from);
+		br[k].hi = strmap_get(&blocks, DESIGN_BUNDLE(d, k)->to);
+		br[k].idx = 0;
+		br[k].pair = NULL;
+		br[k].join = JOIN_NONE;
+		found += br[k].lo >= 0 && br[k].hi >= 0;
+		shown += br[k].lo >= 0 && br[k].hi >= 0 && VEC_AT(p->blocks, struct block, (size_t)br[k].lo).w > 0 &&
+			 VEC_AT(p->blocks, struct block, (size_t)br[k].hi).w > 0;
 	}
 	strmap_free(&blocks);
+	/* A route per bundle whose ends are found: the storage at once, not by doubling. */
+	if (!p->routes.v && found) {
+		p->routes.v = xmalloc(found * sizeof(struct route));
+		p->routes.cap = found;
+	}
+	while (cap < 2 * shown)
+		cap *= 2;
+	pairs = xcalloc(cap, sizeof *pairs);
+	ends = xcalloc(cap, sizeof *ends);
+	vis = xmalloc((shown ? shown : 1) * sizeof *vis);
 	for (i = 0; i < nb; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		const struct block *lo, *hi;
 		struct route *r;
-		if (lo_of[i] < 0 || hi_of[i] < 0)
+		if (br[i].lo < 0 || br[i].hi < 0)
 			continue;
-		lo = &VEC_AT(p->blocks, struct block, (size_t)lo_of[i]);
-		hi = &VEC_AT(p->blocks, struct block, (size_t)hi_of[i]);
-		r = vec_push(&p->routes, sizeof *r);
-		memset(r, 0, sizeof *r);
-		put(r->from, sizeof r->from, 0, b->from, sizeof r->from);
-		put(r->to, sizeof r->to, 0, b->to, sizeof r->to);
+		lo = &VEC_AT(p->blocks, struct block, (size_t)br[i].lo);
+		hi = &VEC_AT(p->blocks, struct block, (size_t)br[i].hi);
+		r = vec_push(&p->routes, sizeof *r); /* zeroed */
+		/* Names of one size: copied whole (a NUL within), no strlen per bundle. */
+		memcpy(r->from, b->from, sizeof r->from);
+		memcpy(r->to, b->to, sizeof r->to);
 		r->ly = -1;
 		r->hidden = lo->w == 0 || hi->w == 0;
 		r->self = lo == hi;
 		if (r->self) {
 			r->x1 = r->x2 = lo->x + lo->w / 2;
 			r->y1 = r->y2 = r->ymid = r->e1 = r->e2 = lo->y;
-		} else if ((join[i] = (char)route_ends(p, lo, hi, r)) == JOIN_NONE) {
+		} else if ((br[i].join = (char)route_ends(p, lo, hi, r)) == JOIN_NONE) {
 			r->hidden = true; /* no row between the blocks: nothing to draw on */
-		} else if (!r->hidden && join[i] == JOIN_TIERS && r->x1 != r->x2) {
+		} else if (!r->hidden && br[i].join == JOIN_TIERS && r->x1 != r->x2) {
 			/* A tier apart, with a turn: a crossing row between them, one per upper block,
 			 * the rows split in order of first use (a straight line takes the middle). */
 			bool rises = above(hi, lo);
-			pair_of[i] = pair_slot(pairs, cap, rises ? hi->y : lo->y, rises ? lo->y : hi->y);
-			idx[i] = end_index(ends, cap, pair_of[i], rises ? hi_of[i] : lo_of[i]);
+			br[i].pair = pair_slot(pairs, cap, rises ? hi->y : lo->y, rises ? lo->y : hi->y);
+			br[i].idx = end_index(ends, cap, br[i].pair, rises ? br[i].hi : br[i].lo);
 		}
+		br[i].route = p->routes.n - 1;
 		if (!r->hidden) { /* a hidden bundle is not drawn: no label */
-			char shorter[48];
-			route_labels(d, cat, down, up, b, r, shorter, sizeof shorter);
+			route_label(d, cat, down, up, b, r, &br[i]);
+			vis[nv++] = i;
 		}
 	}
 	/* Crossing rows of lines a tier apart, now that the rows' turns are counted. */
-	for (i = 0, k = 0; i < nb; i++) {
-		struct route *r;
+	for (k = 0; k < nv; k++) {
+		struct route *r = &VEC_AT(p->routes, struct route, br[i = vis[k]].route);
 		int y0, gap;
-		size_t n = pair_of[i] ? pair_of[i]->n : 1;
-		if (lo_of[i] < 0 || hi_of[i] < 0)
-			continue;
-		r = &VEC_AT(p->routes, struct route, k++);
-		if (r->hidden || join[i] != JOIN_TIERS)
+		size_t n = br[i].pair ? br[i].pair->n : 1;
+		if (br[i].join != JOIN_TIERS)
 			continue;
 		y0 = r->y1 < r->y2 ? r->y1 : r->y2;
 		gap = abs(r->y1 - r->y2) + 1;
-		r->ymid = y0 + (gap * ((int)idx[i] + 1)) / ((int)n + 1);
+		r->ymid = y0 + (gap * ((int)br[i].idx + 1)) / ((int)n + 1);
 		if (r->ymid > y0 + gap - 1)
 			r->ymid = y0 + gap - 1;
 	}
@@ -547,39 +623,29 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 			for (x = bl->x; x < bl->x + bl->w; x++)
 				mark(p, x, y, PL_BLOCK);
 	}
-	for (i = 0, k = 0; i < nb; i++) {
-		struct route *r;
-		if (lo_of[i] < 0 || hi_of[i] < 0)
-			continue;
-		r = &VEC_AT(p->routes, struct route, k++);
-		if (r->hidden || r->self)
+	for (k = 0; k < nv; k++) {
+		const struct route *r = &VEC_AT(p->routes, struct route, br[vis[k]].route);
+		if (r->self)
 			continue;
 		leg(p, r->x1, r->e1, r->x1, r->ymid, r->oversubscribed ? PL_WARN : 0);
 		leg(p, r->x1, r->ymid, r->x2, r->ymid, r->oversubscribed ? PL_WARN : 0);
 		leg(p, r->x2, r->ymid, r->x2, r->e2, r->oversubscribed ? PL_WARN : 0);
 	}
-	for (i = 0, k = 0; i < nb; i++) {
-		struct route *r;
-		const struct block *self;
+	for (k = 0; k < nv; k++) {
+		struct route *r = &VEC_AT(p->routes, struct route, br[i = vis[k]].route);
+		const struct block *self = r->self ? &VEC_AT(p->blocks, struct block, (size_t)br[i].lo) : NULL;
 		char shorter[48];
-		if (lo_of[i] < 0 || hi_of[i] < 0)
-			continue;
-		r = &VEC_AT(p->routes, struct route, k++);
-		self = r->self ? &VEC_AT(p->blocks, struct block, (size_t)lo_of[i]) : NULL;
-		if (r->hidden || place_label(p, r, self, (int)strlen(r->label)))
+		if (place_label(p, r, self, (int)strlen(r->label)))
 			continue;
 		/* The long form fits nowhere: the short one, or none (the long one kept, not drawn). */
-		route_labels(d, cat, down, up, DESIGN_BUNDLE(d, i), r, shorter, sizeof shorter);
+		route_short(r, &br[i], shorter, sizeof shorter);
 		if (place_label(p, r, self, (int)strlen(shorter)))
 			put(r->label, sizeof r->label, 0, shorter, sizeof r->label - 1);
 	}
-	free(lo_of);
-	free(hi_of);
-	free(idx);
-	free(pair_of);
+	free(br);
+	free(vis);
 	free(pairs);
 	free(ends);
-	free(join);
 }
 
 void placement_free(struct placement *p)
