@@ -367,6 +367,7 @@ void canvas_draw(const struct app *app, struct cellbuf *c, int x0, int y0, int w
 	size_t i;
 	int ox = x0 + 1, oy = y0 + 1;
 	bool focus = app->mode == MODE_CANVAS;
+	const struct bundle *selb; /* the selected bundle, if one is */
 	cellbuf_box(c, x0, y0, w, h, focus ? ROLE_HEADING : ROLE_DIM);
 	cellbuf_printf(c, x0 + 2, y0, w - 4, focus ? ROLE_HEADING : ROLE_DIM, " %s ", app->design.name);
 	draw_lines(c, ox, oy, &app->place);
@@ -389,19 +390,18 @@ void canvas_draw(const struct app *app, struct cellbuf *c, int x0, int y0, int w
 		if (sel) /* the selection is marked, not only reversed */
 			cellbuf_put(c, ox + b->x + 1, oy + b->y + b->h / 2, '>', ROLE_SELECTED);
 	}
+	{
+		const struct schema *s = NULL;
+		selb = ed_object_const(&app->design, app->selected, &s);
+		if (s != &bundle_schema)
+			selb = NULL; /* a block is selected, or nothing */
+	}
 	for (i = 0; i < app->place.routes.n; i++) {
 		const struct route *r = &VEC_AT(app->place.routes, struct route, i);
-		const struct schema *s;
-		bool sel = false;
-		size_t k;
+		bool sel;
 		if (r->hidden || r->ly < 0)
 			continue;
-		for (k = 0; k < app->design.bundles.n; k++) {
-			const struct bundle *b = DESIGN_BUNDLE(&app->design, k);
-			if (b->id == app->selected && !strcmp(b->from, r->from) && !strcmp(b->to, r->to) &&
-			    ed_object_const(&app->design, b->id, &s))
-				sel = true;
-		}
+		sel = selb && !strcmp(selb->from, r->from) && !strcmp(selb->to, r->to);
 		/* The selection mark goes in the space before the label (placement keeps it free). */
 		if (sel)
 			cellbuf_put(c, ox + r->lx - 1, oy + r->ly, '>', ROLE_SELECTED);
