@@ -533,6 +533,55 @@ static void route_short(const struct route *r, const struct bref *br, char *out,
 		put(out, size, at, "!", 1);
 }
 
+/* Does a line crossing at row y miss every block but at its two ends' borders? */
+static bool clear_at(const struct placement *p, const struct route *r, int y)
+{
+	int lo = r->x1 < r->x2 ? r->x1 : r->x2, hi = r->x1 < r->x2 ? r->x2 : r->x1, x, k;
+	const unsigned char *row;
+	if (y < 0 || y >= p->h || lo < 0 || hi >= p->w)
+		return false;
+	row = p->cells + (size_t)y * (size_t)p->w;
+	for (x = lo; x <= hi; x++)
+		if (row[x] & PL_BLOCK)
+			return false;
+	for (k = r->y1 < y ? r->y1 : y; k <= (r->y1 < y ? y : r->y1); k++)
+		if (k >= 0 && k < p->h && (p->cells[(size_t)k * (size_t)p->w + (size_t)r->x1] & PL_BLOCK))
+			return false;
+	for (k = r->y2 < y ? r->y2 : y; k <= (r->y2 < y ? y : r->y2); k++)
+		if (k >= 0 && k < p->h && (p->cells[(size_t)k * (size_t)p->w + (size_t)r->x2] & PL_BLOCK))
+			return false;
+	return true;
+}
+
+/* Two blocks side by side: over their tops (the ends on their top borders), rows upwards
+ * from the one over the higher block, or else under them, rows downwards; the first row
+ * whose line misses the other blocks, or route_ends' row when none does. */
+static void side_row(const struct placement *p, struct route *r, const struct block *a, const struct block *b)
+{
+	int top = (a->y < b->y ? a->y : b->y) - 1, bottom = a->y + a->h > b->y + b->h ? a->y + a->h : b->y + b->h, y;
+	struct route u = *r;
+	u.e1 = a->y;
+	u.e2 = b->y;
+	u.y1 = u.e1 - 1;
+	u.y2 = u.e2 - 1;
+	for (y = top; y >= 0; y--)
+		if (clear_at(p, &u, y)) {
+			u.ymid = y;
+			*r = u;
+			return;
+		}
+	u.e1 = a->y + a->h - 1;
+	u.e2 = b->y + b->h - 1;
+	u.y1 = u.e1 + 1;
+	u.y2 = u.e2 + 1;
+	for (y = bottom; y < p->h; y++)
+		if (clear_at(p, &u, y)) {
+			u.ymid = y;
+			*r = u;
+			return;
+		}
+}
+
 void place_routes_ports(const struct design *d, const struct catalog *cat, const long *down, const long *up,
 			struct placement *p)
 {
@@ -600,19 +649,6 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 			vis[nv++] = i;
 		}
 	}
-	/* Crossing rows of lines a tier apart, now that the rows' turns are counted. */
-	for (k = 0; k < nv; k++) {
-		struct route *r = &VEC_AT(p->routes, struct route, br[i = vis[k]].route);
-		int y0, gap;
-		size_t n = br[i].pair ? br[i].pair->n : 1;
-		if (br[i].join != JOIN_TIERS)
-			continue;
-		y0 = r->y1 < r->y2 ? r->y1 : r->y2;
-		gap = abs(r->y1 - r->y2) + 1;
-		r->ymid = y0 + (gap * ((int)br[i].idx + 1)) / ((int)n + 1);
-		if (r->ymid > y0 + gap - 1)
-			r->ymid = y0 + gap - 1;
-	}
 	/* The cells: blocks, then lines, then each label where it is free. */
 	free(p->cells);
 	p->cells = xcalloc((size_t)(p->w > 0 ? p->w : 1) * (size_t)(p->h > 0 ? p->h : 1), 1);
@@ -622,6 +658,36 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 		for (y = bl->y; y < bl->y + bl->h; y++)
 			for (x = bl->x; x < bl->x + bl->w; x++)
 				mark(p, x, y, PL_BLOCK);
+	}
+	/* Crossing rows, now that the rows' turns are counted: a tier apart, the row shared out
+	 * or the nearest one to it whose line misses the other blocks (a block the user moved
+	 * into the way); side by side, the first such row over their tops, or else under them. */
+	for (k = 0; k < nv; k++) {
+		struct route *r = &VEC_AT(p->routes, struct route, br[i = vis[k]].route);
+		int y0, gap, want, d2;
+		size_t n = br[i].pair ? br[i].pair->n : 1;
+		if (br[i].join == JOIN_SIDE) {
+			side_row(p, r, &VEC_AT(p->blocks, struct block, (size_t)br[i].lo), &VEC_AT(p->blocks, struct block, (size_t)br[i].hi));
+			continue;
+		}
+		if (br[i].join != JOIN_TIERS)
+			continue;
+		y0 = r->y1 < r->y2 ? r->y1 : r->y2;
+		gap = abs(r->y1 - r->y2) + 1;
+		want = y0 + (gap * ((int)br[i].idx + 1)) / ((int)n + 1);
+		if (want > y0 + gap - 1)
+			want = y0 + gap - 1;
+		r->ymid = want;
+		for (d2 = 0; d2 < gap; d2++) {
+			if (want - d2 >= y0 && clear_at(p, r, want - d2)) {
+				r->ymid = want - d2;
+				break;
+			}
+			if (d2 && want + d2 < y0 + gap && clear_at(p, r, want + d2)) {
+				r->ymid = want + d2;
+				break;
+			}
+		}
 	}
 	for (k = 0; k < nv; k++) {
 		const struct route *r = &VEC_AT(p->routes, struct route, br[vis[k]].route);

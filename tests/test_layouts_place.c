@@ -441,3 +441,47 @@ Test(place, labels_shorten_then_give_way)
 	design_free(&d);
 	catalog_free(&cat);
 }
+
+/* A note pinned where a line would cross: the line takes the nearest row between its tiers
+ * that misses every block (one up: 4), the other line into the same spine keeps its row. */
+Test(place, lines_go_round_a_pinned_note)
+{
+	struct design d;
+	struct placement p;
+	struct catalog cat;
+	struct note *nt;
+	const struct route *a, *b;
+	int x, y, lo;
+	fx_catalog(&cat);
+	fx_reference(&d);
+	add_switch(&d, "tor2", ROLE_LEAF, 1);
+	add_switch(&d, "spine", ROLE_SPINE, 2);
+	add_bundle(&d, "tor", "spine", 2);
+	add_bundle(&d, "tor2", "spine", 2);
+	place_design(&d, 78, 20, &p);
+	place_routes(&d, &cat, &p);
+	a = &VEC_AT(p.routes, struct route, 1);
+	cr_assert_eq(placement_find(&p, "spine")->y, 0, "rows 8 apart: (20 - 3) / 2");
+	cr_assert_eq(placement_find(&p, "tor")->y, 8);
+	cr_assert_eq(a->ymid, 5, "3 + 5 / 2: the middle of rows 3 to 7");
+	lo = a->x1;
+	placement_free(&p);
+	nt = vec_push(&d.canvas.notes, sizeof *nt);
+	SETS(nt->text, "x");
+	nt->x = lo + 3;
+	nt->y = 5;
+	place_design(&d, 78, 20, &p);
+	place_routes(&d, &cat, &p);
+	a = &VEC_AT(p.routes, struct route, 1);
+	b = &VEC_AT(p.routes, struct route, 2);
+	cr_assert_eq(a->x1, lo, "tor stays");
+	cr_assert_eq(a->ymid, 4, "the row over the note");
+	cr_assert_eq(b->ymid, 5, "tor2's line is not in the note's way");
+	for (x = a->x1; x <= a->x2; x++)
+		cr_assert_eq(p.cells[4 * 78 + x] & PL_BLOCK, 0);
+	for (y = a->ymid; y <= a->y1; y++)
+		cr_assert_eq(p.cells[(size_t)y * 78 + (size_t)a->x1] & PL_BLOCK, 0);
+	placement_free(&p);
+	design_free(&d);
+	catalog_free(&cat);
+}
