@@ -586,6 +586,7 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 			struct placement *p)
 {
 	size_t i, k, nb = d->bundles.n, cap = 16, shown = 0, nv = 0, found = 0;
+	bool pinned = false; /* a block stands where the user put it */
 	struct strmap blocks;
 	struct bref *br = xmalloc((nb ? nb : 1) * sizeof *br);
 	size_t *vis; /* the drawn routes' bundles */
@@ -655,6 +656,7 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 	for (i = 0; i < p->blocks.n; i++) {
 		const struct block *bl = &VEC_AT(p->blocks, struct block, i);
 		int y, x;
+		pinned |= bl->pinned && bl->w > 0;
 		for (y = bl->y; y < bl->y + bl->h; y++)
 			for (x = bl->x; x < bl->x + bl->w; x++)
 				mark(p, x, y, PL_BLOCK);
@@ -678,6 +680,10 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 		if (want > y0 + gap - 1)
 			want = y0 + gap - 1;
 		r->ymid = want;
+		/* Between neighbouring tiers' rows only a moved block or a note can be in the way. */
+		if (!pinned && abs(VEC_AT(p->blocks, struct block, (size_t)br[i].lo).tier -
+				   VEC_AT(p->blocks, struct block, (size_t)br[i].hi).tier) <= 1)
+			continue;
 		for (d2 = 0; d2 < gap; d2++) {
 			if (want - d2 >= y0 && clear_at(p, r, want - d2)) {
 				r->ymid = want - d2;
