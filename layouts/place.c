@@ -353,7 +353,7 @@ static bool above(const struct block *a, const struct block *b)
 enum join { JOIN_NONE, JOIN_TIERS, JOIN_SIDE };
 
 _Static_assert(sizeof(((struct route *)0)->from) == sizeof(((struct bundle *)0)->from) &&
-		       sizeof(((struct route *)0)->to) == sizeof(((struct bundle *)0)->to),
+		   sizeof(((struct route *)0)->to) == sizeof(((struct bundle *)0)->to),
 	       "a route's names are its bundle's");
 
 /* A bundle on its way to a route: its blocks (-1: no block of that name), how they are
@@ -477,10 +477,10 @@ static bool place_label(struct placement *p, struct route *r, const struct block
 	int lo = r->x1 < r->x2 ? r->x1 : r->x2, hi = r->x1 < r->x2 ? r->x2 : r->x1;
 	if (self)
 		return label_at(p, r, self->x + self->w + 1, self->y + self->h / 2, n) ||
-		       label_at(p, r, self->x - 1 - n, self->y + self->h / 2, n) || label_at(p, r, self->x + 2, self->y - 1, n) ||
-		       label_at(p, r, self->x + 2, self->y + self->h, n);
-	return label_at(p, r, hi + 2, r->ymid, n) || label_at(p, r, lo - 1 - n, r->ymid, n) || beside_leg(p, r, r->x1, r->y1, n) ||
-	       beside_leg(p, r, r->x2, r->y2, n);
+		       label_at(p, r, self->x - 1 - n, self->y + self->h / 2, n) ||
+		       label_at(p, r, self->x + 2, self->y - 1, n) || label_at(p, r, self->x + 2, self->y + self->h, n);
+	return label_at(p, r, hi + 2, r->ymid, n) || label_at(p, r, lo - 1 - n, r->ymid, n) ||
+	       beside_leg(p, r, r->x1, r->y1, n) || beside_leg(p, r, r->x2, r->y2, n);
 }
 
 /* A bundle's label ("256 x 400G 1:1", "full mesh, 12 x 100G"; "!" marks an oversubscribed
@@ -669,7 +669,8 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 		int y0, gap, want, d2;
 		size_t n = br[i].pair ? br[i].pair->n : 1;
 		if (br[i].join == JOIN_SIDE) {
-			side_row(p, r, &VEC_AT(p->blocks, struct block, (size_t)br[i].lo), &VEC_AT(p->blocks, struct block, (size_t)br[i].hi));
+			side_row(p, r, &VEC_AT(p->blocks, struct block, (size_t)br[i].lo),
+				 &VEC_AT(p->blocks, struct block, (size_t)br[i].hi));
 			continue;
 		}
 		if (br[i].join != JOIN_TIERS)

@@ -1,5 +1,5 @@
 #include <criterion/criterion.h>
-#include "fixtures.h"
+#include "topo_helpers.h"
 #include "layouts/place.h"
 #include <stdlib.h>
 
@@ -273,16 +273,21 @@ Test(place, many_groups_rows_and_hidden_bundles)
 	catalog_free(&cat);
 }
 
-static struct bundle *add_bundle(struct design *d, const char *from, const char *to, int links_each)
+/* The reference case with a second leaf, both up to one spine group. */
+static void two_leaves_one_spine(struct design *d, struct catalog *cat)
 {
-	struct bundle *b = vec_push(&d->bundles, sizeof *b);
-	memset(b, 0, sizeof *b);
-	SETS(b->from, from);
-	SETS(b->to, to);
-	b->links_each = links_each;
-	b->wiring = WIRE_SPREAD;
-	b->id = d->next_id++;
-	return b;
+	fx_catalog(cat);
+	fx_reference(d);
+	add_switch(d, "tor2", ROLE_LEAF, 1);
+	add_switch(d, "spine", ROLE_SPINE, 2);
+	add_bundle(d, "tor", "spine", 2, WIRE_SPREAD);
+	add_bundle(d, "tor2", "spine", 2, WIRE_SPREAD);
+}
+
+static void place_all(const struct design *d, const struct catalog *cat, int w, int h, struct placement *p)
+{
+	place_design(d, w, h, p);
+	place_routes(d, cat, p);
 }
 
 /* Four tiers need 4 x 3 + 3 = 15 rows as boxes with a row between; in 11 they are one row
@@ -298,10 +303,9 @@ Test(place, four_tiers_in_eleven_rows_are_one_row_blocks)
 	fx_reference(&d);
 	add_switch(&d, "spine", ROLE_SPINE, 2);
 	add_switch(&d, "core", ROLE_CORE, 1);
-	add_bundle(&d, "tor", "spine", 2);
-	add_bundle(&d, "spine", "core", 1);
-	place_design(&d, 78, 11, &p);
-	place_routes(&d, &cat, &p);
+	add_bundle(&d, "tor", "spine", 2, WIRE_SPREAD);
+	add_bundle(&d, "spine", "core", 1, WIRE_SPREAD);
+	place_all(&d, &cat, 78, 11, &p);
 	cr_assert_eq(p.box_h, PLACE_COMPACT_H);
 	cr_assert_eq(placement_find(&p, "core")->y, 0);
 	cr_assert_eq(placement_find(&p, "spine")->y, 3);
@@ -338,14 +342,8 @@ Test(place, leaves_into_one_spine_are_one_tree)
 	const struct route *a, *b;
 	const struct block *spine;
 	int x;
-	fx_catalog(&cat);
-	fx_reference(&d);
-	add_switch(&d, "tor2", ROLE_LEAF, 1);
-	add_switch(&d, "spine", ROLE_SPINE, 2);
-	add_bundle(&d, "tor", "spine", 2);
-	add_bundle(&d, "tor2", "spine", 2);
-	place_design(&d, 78, 11, &p);
-	place_routes(&d, &cat, &p);
+	two_leaves_one_spine(&d, &cat);
+	place_all(&d, &cat, 78, 11, &p);
 	cr_assert_eq(p.box_h, PLACE_BOX_H, "3 tiers: 3 x 3 + 2 = 11 rows");
 	a = &VEC_AT(p.routes, struct route, 1);
 	b = &VEC_AT(p.routes, struct route, 2);
@@ -385,9 +383,8 @@ Test(place, a_self_mesh_is_a_label_beside_its_box)
 	size_t c;
 	fx_catalog(&cat);
 	fx_reference(&d);
-	add_bundle(&d, "a100", "a100", 2)->wiring = WIRE_MESH;
-	place_design(&d, 78, 11, &p);
-	place_routes(&d, &cat, &p);
+	add_bundle(&d, "a100", "a100", 2, WIRE_MESH);
+	place_all(&d, &cat, 78, 11, &p);
 	r = &VEC_AT(p.routes, struct route, 1);
 	g = placement_find(&p, "a100");
 	cr_assert(r->self);
@@ -421,8 +418,7 @@ Test(place, labels_shorten_then_give_way)
 	/* 20 columns: "t 1 x sw32x100" in a box 18 wide at 1, the line under its middle at 10;
 	 * "16 x 100G" (9, a space either side) fits neither before it (1 to 8) nor after it
 	 * (12 to 18); "16x100G" (7) does after it. */
-	place_design(&d, 20, 9, &p);
-	place_routes(&d, &cat, &p);
+	place_all(&d, &cat, 20, 9, &p);
 	r = &VEC_AT(p.routes, struct route, 0);
 	cr_assert_eq(r->x1, 10);
 	cr_assert_eq(r->x2, 10);
@@ -431,8 +427,7 @@ Test(place, labels_shorten_then_give_way)
 	cr_assert_eq(r->ly, r->ymid);
 	placement_free(&p);
 	/* 17 columns: the tor's box 16 wide at 0, the line at 8: 6 columns either side. */
-	place_design(&d, 17, 9, &p);
-	place_routes(&d, &cat, &p);
+	place_all(&d, &cat, 17, 9, &p);
 	r = &VEC_AT(p.routes, struct route, 0);
 	cr_assert_eq(r->x1, 8);
 	cr_assert_eq(r->ly, -1, "no label at all");
@@ -452,14 +447,8 @@ Test(place, lines_go_round_a_pinned_note)
 	struct note *nt;
 	const struct route *a, *b;
 	int x, y, lo;
-	fx_catalog(&cat);
-	fx_reference(&d);
-	add_switch(&d, "tor2", ROLE_LEAF, 1);
-	add_switch(&d, "spine", ROLE_SPINE, 2);
-	add_bundle(&d, "tor", "spine", 2);
-	add_bundle(&d, "tor2", "spine", 2);
-	place_design(&d, 78, 20, &p);
-	place_routes(&d, &cat, &p);
+	two_leaves_one_spine(&d, &cat);
+	place_all(&d, &cat, 78, 20, &p);
 	a = &VEC_AT(p.routes, struct route, 1);
 	cr_assert_eq(placement_find(&p, "spine")->y, 0, "rows 8 apart: (20 - 3) / 2");
 	cr_assert_eq(placement_find(&p, "tor")->y, 8);
@@ -470,8 +459,7 @@ Test(place, lines_go_round_a_pinned_note)
 	SETS(nt->text, "x");
 	nt->x = lo + 3;
 	nt->y = 5;
-	place_design(&d, 78, 20, &p);
-	place_routes(&d, &cat, &p);
+	place_all(&d, &cat, 78, 20, &p);
 	a = &VEC_AT(p.routes, struct route, 1);
 	b = &VEC_AT(p.routes, struct route, 2);
 	cr_assert_eq(a->x1, lo, "tor stays");

@@ -278,13 +278,7 @@ Test(canvas, every_template_is_drawn_whole)
 {
 	size_t i, s;
 	for (i = 0; i < ntemplates; i++) {
-		struct tvalues v;
-		struct design d;
-		char err[300];
-		template_defaults(&templates[i], &v);
-		design_init(&d);
-		cr_assert(template_build(&templates[i], &v, &shipped, &d, err, sizeof err), "%s", err);
-		app_init(&app, &d, &shipped, NULL);
+		open_template(templates[i].name);
 		for (s = 0; s < 3; s++) {
 			char what[300];
 			snprintf(what, sizeof what, "template %s at %dx%d", templates[i].name, sizes[s][0], sizes[s][1]);
@@ -321,15 +315,8 @@ Test(canvas, textbook_mesh_80x24)
 
 Test(canvas, four_tiers_in_eleven_rows_80x24)
 {
-	struct tvalues v;
-	struct design d;
-	char err[300], *t;
-	const struct template *ft = template_find("fat-tree");
-	cr_assert_not_null(ft);
-	template_defaults(ft, &v);
-	design_init(&d);
-	cr_assert(template_build(ft, &v, &shipped, &d, err, sizeof err), "%s", err);
-	app_init(&app, &d, &shipped, NULL);
+	char *t;
+	open_template("fat-tree");
 	t = screen("bbbb", 80, 24);
 	cr_assert(strstr(t, "[ core 16 x fat-tree-k8 ]"), "one-row blocks:\n%s", t);
 	cr_assert(strstr(t, ">128 x 400G 1:1"), "the selected bundle's label is marked:\n%s", t);

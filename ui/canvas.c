@@ -331,13 +331,15 @@ static void draw_lines(struct cellbuf *c, int ox, int oy, const struct placement
 		const unsigned char *row = p->cells + (size_t)y * (size_t)p->w;
 		for (x = 0; x < p->w; x++)
 			if ((row[x] & PL_LINE) && !(row[x] & PL_BLOCK))
-				cellbuf_put(c, ox + x, oy + y, line_glyph(row[x], c->ascii), row[x] & PL_WARN ? ROLE_WARNING : ROLE_DIM);
+				cellbuf_put(c, ox + x, oy + y, line_glyph(row[x], c->ascii),
+					    row[x] & PL_WARN ? ROLE_WARNING : ROLE_DIM);
 	}
 }
 
 /* Where a line meets a box's border, a junction (┴ on a top border, ┬ on a bottom one, ┤
  * and ├ on the sides); a one-row block is met by the line's end beside it. */
-static void draw_junctions(struct cellbuf *c, int ox, int oy, const struct placement *p, const struct block *b, int role)
+static void draw_junctions(struct cellbuf *c, int ox, int oy, const struct placement *p, const struct block *b,
+			   int role)
 {
 	int x, y;
 	if (!p->cells || b->h < 3 || b->w < 3)
