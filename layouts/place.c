@@ -554,9 +554,9 @@ static bool clear_at(const struct placement *p, const struct route *r, int y)
 }
 
 /* Two blocks side by side: over their tops (the ends on their top borders), rows upwards
- * from the one over the higher block, or else under them, rows downwards; the first row
- * whose line misses the other blocks, or route_ends' row when none does. */
-static void side_row(const struct placement *p, struct route *r, const struct block *a, const struct block *b)
+ * from the one over the higher block, or else under them, rows downwards: the first row
+ * whose line misses the other blocks. */
+static bool side_row(const struct placement *p, struct route *r, const struct block *a, const struct block *b)
 {
 	int top = (a->y < b->y ? a->y : b->y) - 1, bottom = a->y + a->h > b->y + b->h ? a->y + a->h : b->y + b->h, y;
 	struct route u = *r;
@@ -568,7 +568,7 @@ static void side_row(const struct placement *p, struct route *r, const struct bl
 		if (clear_at(p, &u, y)) {
 			u.ymid = y;
 			*r = u;
-			return;
+			return true;
 		}
 	u.e1 = a->y + a->h - 1;
 	u.e2 = b->y + b->h - 1;
@@ -578,7 +578,46 @@ static void side_row(const struct placement *p, struct route *r, const struct bl
 		if (clear_at(p, &u, y)) {
 			u.ymid = y;
 			*r = u;
-			return;
+			return true;
+		}
+	return false;
+}
+
+/* Blocks a tier apart: the row want, or the nearest row between them, whose line misses
+ * the other blocks. */
+static bool tier_row(const struct placement *p, struct route *r, int want)
+{
+	int y0 = r->y1 < r->y2 ? r->y1 : r->y2, gap = abs(r->y1 - r->y2) + 1, d;
+	for (d = 0; d < gap; d++) {
+		if (want - d >= y0 && clear_at(p, r, want - d)) {
+			r->ymid = want - d;
+			return true;
+		}
+		if (d && want + d < y0 + gap && clear_at(p, r, want + d)) {
+			r->ymid = want + d;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A line clear of the other blocks: its row found with its ends where route_ends put them,
+ * or else with either end at its border's first or last column; where no such line is,
+ * the line as it was (drawn under the block in its way). */
+static void clear_route(const struct placement *p, struct route *r, const struct block *a, const struct block *b,
+			int join, int want)
+{
+	int xa[3] = { r->x1, a->x + 1, a->x + a->w - 2 }, xb[3] = { r->x2, b->x + 1, b->x + b->w - 2 }, i, j;
+	struct route keep = *r;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++) {
+			if ((i && xa[i] == xa[0]) || (j && xb[j] == xb[0]))
+				continue;
+			r->x1 = xa[i];
+			r->x2 = xb[j];
+			if (join == JOIN_SIDE ? side_row(p, r, a, b) : tier_row(p, r, want))
+				return;
+			*r = keep;
 		}
 }
 
@@ -666,11 +705,12 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 	 * into the way); side by side, the first such row over their tops, or else under them. */
 	for (k = 0; k < nv; k++) {
 		struct route *r = &VEC_AT(p->routes, struct route, br[i = vis[k]].route);
-		int y0, gap, want, d2;
+		const struct block *a = &VEC_AT(p->blocks, struct block, (size_t)br[i].lo);
+		const struct block *b = &VEC_AT(p->blocks, struct block, (size_t)br[i].hi);
+		int y0, gap, want;
 		size_t n = br[i].pair ? br[i].pair->n : 1;
 		if (br[i].join == JOIN_SIDE) {
-			side_row(p, r, &VEC_AT(p->blocks, struct block, (size_t)br[i].lo),
-				 &VEC_AT(p->blocks, struct block, (size_t)br[i].hi));
+			clear_route(p, r, a, b, JOIN_SIDE, r->ymid);
 			continue;
 		}
 		if (br[i].join != JOIN_TIERS)
@@ -678,23 +718,10 @@ void place_routes_ports(const struct design *d, const struct catalog *cat, const
 		y0 = r->y1 < r->y2 ? r->y1 : r->y2;
 		gap = abs(r->y1 - r->y2) + 1;
 		want = y0 + (gap * ((int)br[i].idx + 1)) / ((int)n + 1);
-		if (want > y0 + gap - 1)
-			want = y0 + gap - 1;
-		r->ymid = want;
+		r->ymid = want > y0 + gap - 1 ? y0 + gap - 1 : want;
 		/* Between neighbouring tiers' rows only a moved block or a note can be in the way. */
-		if (!pinned && abs(VEC_AT(p->blocks, struct block, (size_t)br[i].lo).tier -
-				   VEC_AT(p->blocks, struct block, (size_t)br[i].hi).tier) <= 1)
-			continue;
-		for (d2 = 0; d2 < gap; d2++) {
-			if (want - d2 >= y0 && clear_at(p, r, want - d2)) {
-				r->ymid = want - d2;
-				break;
-			}
-			if (d2 && want + d2 < y0 + gap && clear_at(p, r, want + d2)) {
-				r->ymid = want + d2;
-				break;
-			}
-		}
+		if (pinned || abs(a->tier - b->tier) > 1)
+			clear_route(p, r, a, b, JOIN_TIERS, r->ymid);
 	}
 	for (k = 0; k < nv; k++) {
 		const struct route *r = &VEC_AT(p->routes, struct route, br[vis[k]].route);

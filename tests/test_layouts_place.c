@@ -473,3 +473,47 @@ Test(place, lines_go_round_a_pinned_note)
 	design_free(&d);
 	catalog_free(&cat);
 }
+
+/* A note over the whole gap under the tor's middle: no row clears the straight line, so
+ * the line's ends move to their borders' first columns (the a100's, then the tor's) and
+ * cross the middle row there, clear of the note. */
+Test(place, lines_move_their_ends_round_a_note_in_the_way)
+{
+	struct design d;
+	struct placement p;
+	struct catalog cat;
+	struct note *nt;
+	const struct route *r;
+	const struct block *tor, *a100;
+	int c, x, y;
+	fx_catalog(&cat);
+	fx_reference(&d);
+	place_all(&d, &cat, 78, 9, &p);
+	r = &VEC_AT(p.routes, struct route, 0);
+	cr_assert_eq(r->x1, r->x2, "straight");
+	cr_assert_eq(r->y2, 3, "the tor on rows 0-2");
+	cr_assert_eq(r->y1, 5, "the a100 on rows 6-8: rows 3 to 5 between");
+	c = r->x1;
+	placement_free(&p);
+	nt = vec_push(&d.canvas.notes, sizeof *nt);
+	SETS(nt->text, "x"); /* 5 wide, 3 high */
+	nt->x = c - 2;
+	nt->y = 3;
+	place_all(&d, &cat, 78, 9, &p);
+	r = &VEC_AT(p.routes, struct route, 0);
+	tor = placement_find(&p, "tor");
+	a100 = placement_find(&p, "a100");
+	cr_assert_eq(r->x1, a100->x + 1);
+	cr_assert_eq(r->x2, tor->x + 1);
+	cr_assert_eq(r->ymid, 4, "the middle row");
+	for (y = r->ymid; y <= r->y1; y++)
+		cr_assert_eq(p.cells[(size_t)y * 78 + (size_t)r->x1] & PL_BLOCK, 0);
+	for (y = r->y2; y <= r->ymid; y++)
+		cr_assert_eq(p.cells[(size_t)y * 78 + (size_t)r->x2] & PL_BLOCK, 0);
+	for (x = r->x1; x <= r->x2; x++)
+		cr_assert_eq(p.cells[(size_t)r->ymid * 78 + (size_t)x] & PL_BLOCK, 0);
+	cr_assert_eq(p.cells[(size_t)r->e1 * 78 + (size_t)r->x1] & PL_UP, PL_UP, "the a100's border says where it goes");
+	placement_free(&p);
+	design_free(&d);
+	catalog_free(&cat);
+}
