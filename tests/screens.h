@@ -1,12 +1,14 @@
-/* screens.h: what the screen tests share: one app, opened on a file or the built-in design,
- * driven by a script (the steps --script takes), its w x h screen as text, and the golden
- * files in tests/golden it is compared with (UPDATE_GOLDEN=1 make test rewrites them). */
+/* screens.h: what the screen tests share: one app, opened on a file, a template or the
+ * built-in design, driven by a script (the steps --script takes), its w x h screen as
+ * text, and the golden files in tests/golden it is compared with (UPDATE_GOLDEN=1 make
+ * test rewrites them). */
 #ifndef NCF_TEST_SCREENS_H
 #define NCF_TEST_SCREENS_H
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "shipped.h"
+#include "layouts/template.h"
 #include "ui/app.h"
 #include "ui/script.h"
 
@@ -22,6 +24,20 @@ static void open_app(const char *file)
 		cr_assert(design_load_default(&shipped, &d, &diag));
 	diag_free(&diag);
 	app_init(&app, &d, &shipped, file);
+}
+
+/* Open the design template name builds with its defaults (no file). */
+static inline void open_template(const char *name)
+{
+	struct tvalues v;
+	struct design d;
+	char err[300];
+	const struct template *t = template_find(name);
+	cr_assert_not_null(t, "template %s", name);
+	template_defaults(t, &v);
+	design_init(&d);
+	cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s", err);
+	app_init(&app, &d, &shipped, NULL);
 }
 
 static char *screen(const char *script, int w, int h)

@@ -15,18 +15,6 @@
 
 TestSuite(screen, .init = setup, .fini = teardown);
 
-static void open_template(const char *name)
-{
-	struct tvalues v;
-	struct design d;
-	char err[300];
-	const struct template *t = template_find(name);
-	template_defaults(t, &v);
-	design_init(&d);
-	cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s", err);
-	app_init(&app, &d, &shipped, NULL);
-}
-
 /* Open file (NULL: the default), run the script, compare the w x h screen with name. */
 static void screen_case(const char *file, const char *script, int w, int h, const char *name)
 {

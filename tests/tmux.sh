@@ -349,5 +349,27 @@ check "the panel shows its cost" "cost 655,200 USD (+17,600)"
 T send-keys -t ncf "u" "q"
 gone "q quits after undoing the optimisation"
 
+# The canvas at 80x24 in a real terminal: two leaves up to one spine as one tree with its
+# labels at its ends; a fat tree's four tiers as one-row blocks inside the frame; a group
+# meshed to itself said beside its box; b selects a bundle and marks its label.
+start 80 24 "$BIN $(pwd)/share/examples/mixed-generations.yaml"
+check "a tree into the spine, labels at its ends" "│         32 x 400G ┌───────────────────┴──────────────────┐ 32 x 400G         │"
+check "its junctions on the leaves' tops" "│         ┌─────────┴─────────┐                  ┌─────────┴─────────┐         │"
+T send-keys -t ncf "q"
+gone "q quits the tree"
+start 80 24 "$BIN new --template fat-tree -o $TMP/ft.yaml"
+gone "new --template fat-tree writes the file"
+start 80 24 "$BIN $TMP/ft.yaml"
+check "four tiers in 11 rows as one-row blocks" "│                          [ core 16 x fat-tree-k8 ]                           │"
+check "the frame's bottom edge whole" "└──────────────────────────────────────────────────────────────────────────────┘"
+T send-keys -t ncf "b" "b" "b" "b"
+check "b selects a bundle, its label marked" "│>128 x 400G 1:1"
+T send-keys -t ncf "q"
+gone "q quits the fat tree"
+start 80 24 "$BIN $(pwd)/share/examples/textbook-mesh.yaml"
+check "a self-mesh beside its box" "│>a100 4 x a100-sxm4-80gb │ full mesh, 12 x 100G"
+T send-keys -t ncf "q"
+gone "q quits the mesh"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

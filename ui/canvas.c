@@ -309,25 +309,59 @@ unsigned app_mouse(struct app *app, int kind, int x, int y)
 
 /* ---- painting ------------------------------------------------------------------------- */
 
-static void draw_route(struct cellbuf *c, int ox, int oy, const struct route *r)
+/* The glyph of a line cell that leaves in the directions of mask (PL_UP...), as box
+ * drawing characters or + - | in ASCII. */
+static uint32_t line_glyph(unsigned mask, bool ascii)
 {
-	int role = r->oversubscribed ? ROLE_WARNING : ROLE_DIM, y, x, lo, hi;
-	if (r->hidden)
+	static const uint32_t utf[16] = { ' ',    0x2502, 0x2502, 0x2502, 0x2500, 0x2518, 0x2510, 0x2524,
+					  0x2500, 0x2514, 0x250c, 0x251c, 0x2500, 0x2534, 0x252c, 0x253c };
+	mask &= PL_LINE;
+	if (!ascii)
+		return utf[mask];
+	return !(mask & (PL_LEFT | PL_RIGHT)) ? '|' : !(mask & (PL_UP | PL_DOWN)) ? '-' : '+';
+}
+
+/* The bundles' lines, from the placement's cells (a block covers the cells under it). */
+static void draw_lines(struct cellbuf *c, int ox, int oy, const struct placement *p)
+{
+	int x, y;
+	if (!p->cells)
 		return;
-	for (y = r->ymid + 1; y <= r->y1; y++)
-		cellbuf_put(c, ox + r->x1, oy + y, c->ascii ? '|' : 0x2502, role);
-	lo = r->x1 < r->x2 ? r->x1 : r->x2;
-	hi = r->x1 < r->x2 ? r->x2 : r->x1;
-	for (x = lo; x <= hi; x++)
-		cellbuf_put(c, ox + x, oy + r->ymid, c->ascii ? '-' : 0x2500, role);
-	if (r->x1 != r->x2) {
-		cellbuf_put(c, ox + r->x1, oy + r->ymid, c->ascii ? '+' : (r->x1 < r->x2 ? 0x2514 : 0x2518), role);
-		cellbuf_put(c, ox + r->x2, oy + r->ymid, c->ascii ? '+' : (r->x1 < r->x2 ? 0x2510 : 0x250c), role);
-	} else {
-		cellbuf_put(c, ox + r->x1, oy + r->ymid, c->ascii ? '|' : 0x2502, role);
+	for (y = 0; y < p->h; y++) {
+		const unsigned char *row = p->cells + (size_t)y * (size_t)p->w;
+		for (x = 0; x < p->w; x++)
+			if ((row[x] & PL_LINE) && !(row[x] & PL_BLOCK))
+				cellbuf_put(c, ox + x, oy + y, line_glyph(row[x], c->ascii),
+					    row[x] & PL_WARN ? ROLE_WARNING : ROLE_DIM);
 	}
-	for (y = r->y2; y < r->ymid; y++)
-		cellbuf_put(c, ox + r->x2, oy + y, c->ascii ? '|' : 0x2502, role);
+}
+
+/* Where a line meets a box's border, a junction (┴ on a top border, ┬ on a bottom one, ┤
+ * and ├ on the sides); a one-row block is met by the line's end beside it. */
+static void draw_junctions(struct cellbuf *c, int ox, int oy, const struct placement *p, const struct block *b,
+			   int role)
+{
+	int x, y;
+	if (!p->cells || b->h < 3 || b->w < 3)
+		return;
+	for (x = b->x + 1; x < b->x + b->w - 1; x++) {
+		if (x < 0 || x >= p->w)
+			continue;
+		if (b->y >= 0 && b->y < p->h && (p->cells[(size_t)b->y * (size_t)p->w + (size_t)x] & PL_UP))
+			cellbuf_put(c, ox + x, oy + b->y, line_glyph(PL_UP | PL_LEFT | PL_RIGHT, c->ascii), role);
+		y = b->y + b->h - 1;
+		if (y >= 0 && y < p->h && (p->cells[(size_t)y * (size_t)p->w + (size_t)x] & PL_DOWN))
+			cellbuf_put(c, ox + x, oy + y, line_glyph(PL_DOWN | PL_LEFT | PL_RIGHT, c->ascii), role);
+	}
+	for (y = b->y + 1; y < b->y + b->h - 1; y++) {
+		if (y < 0 || y >= p->h)
+			continue;
+		if (b->x >= 0 && b->x < p->w && (p->cells[(size_t)y * (size_t)p->w + (size_t)b->x] & PL_LEFT))
+			cellbuf_put(c, ox + b->x, oy + y, line_glyph(PL_LEFT | PL_UP | PL_DOWN, c->ascii), role);
+		x = b->x + b->w - 1;
+		if (x >= 0 && x < p->w && (p->cells[(size_t)y * (size_t)p->w + (size_t)x] & PL_RIGHT))
+			cellbuf_put(c, ox + x, oy + y, line_glyph(PL_RIGHT | PL_UP | PL_DOWN, c->ascii), role);
+	}
 }
 
 void canvas_draw(const struct app *app, struct cellbuf *c, int x0, int y0, int w, int h)
@@ -335,10 +369,10 @@ void canvas_draw(const struct app *app, struct cellbuf *c, int x0, int y0, int w
 	size_t i;
 	int ox = x0 + 1, oy = y0 + 1;
 	bool focus = app->mode == MODE_CANVAS;
+	const struct bundle *selb; /* the selected bundle, if one is */
 	cellbuf_box(c, x0, y0, w, h, focus ? ROLE_HEADING : ROLE_DIM);
 	cellbuf_printf(c, x0 + 2, y0, w - 4, focus ? ROLE_HEADING : ROLE_DIM, " %s ", app->design.name);
-	for (i = 0; i < app->place.routes.n; i++)
-		draw_route(c, ox, oy, &VEC_AT(app->place.routes, struct route, i));
+	draw_lines(c, ox, oy, &app->place);
 	for (i = 0; i < app->place.blocks.n; i++) {
 		const struct block *b = &VEC_AT(app->place.blocks, struct block, i);
 		bool sel = b->id && b->id == app->selected;
@@ -346,27 +380,35 @@ void canvas_draw(const struct app *app, struct cellbuf *c, int x0, int y0, int w
 		if (!b->w)
 			continue;
 		cellbuf_fill(c, ox + b->x, oy + b->y, b->w, b->h, sel ? ROLE_SELECTED : ROLE_NORMAL);
-		cellbuf_box(c, ox + b->x, oy + b->y, b->w, b->h, role);
-		cellbuf_text(c, ox + b->x + 2, oy + b->y + 1, b->w - 3, sel ? ROLE_SELECTED : b->kind == GK_SWITCH ? ROLE_NUMBER : role,
+		if (b->h >= 3) {
+			cellbuf_box(c, ox + b->x, oy + b->y, b->w, b->h, role);
+			draw_junctions(c, ox, oy, &app->place, b, role);
+		} else { /* one row: "[ label ]" */
+			cellbuf_put(c, ox + b->x, oy + b->y, '[', role);
+			cellbuf_put(c, ox + b->x + b->w - 1, oy + b->y, ']', role);
+		}
+		cellbuf_text(c, ox + b->x + 2, oy + b->y + b->h / 2, b->w - 4, sel ? ROLE_SELECTED : b->kind == GK_SWITCH ? ROLE_NUMBER : role,
 			     b->label);
 		if (sel) /* the selection is marked, not only reversed */
-			cellbuf_put(c, ox + b->x + 1, oy + b->y + 1, '>', ROLE_SELECTED);
+			cellbuf_put(c, ox + b->x + 1, oy + b->y + b->h / 2, '>', ROLE_SELECTED);
+	}
+	{
+		const struct schema *s = NULL;
+		selb = ed_object_const(&app->design, app->selected, &s);
+		if (s != &bundle_schema)
+			selb = NULL; /* a block is selected, or nothing */
 	}
 	for (i = 0; i < app->place.routes.n; i++) {
 		const struct route *r = &VEC_AT(app->place.routes, struct route, i);
-		const struct schema *s;
-		bool sel = false;
-		size_t k;
-		if (r->hidden)
+		bool sel;
+		if (r->hidden || r->ly < 0)
 			continue;
-		for (k = 0; k < app->design.bundles.n; k++) {
-			const struct bundle *b = DESIGN_BUNDLE(&app->design, k);
-			if (b->id == app->selected && !strcmp(b->from, r->from) && !strcmp(b->to, r->to) &&
-			    ed_object_const(&app->design, b->id, &s))
-				sel = true;
-		}
-		cellbuf_printf(c, ox + r->lx, oy + r->ly, w - 2 - r->lx, sel ? ROLE_SELECTED : r->oversubscribed ? ROLE_WARNING : ROLE_DIM,
-			       "%s%s", sel ? ">" : "", r->label);
+		sel = selb && !strcmp(selb->from, r->from) && !strcmp(selb->to, r->to);
+		/* The selection mark goes in the space before the label (placement keeps it free). */
+		if (sel)
+			cellbuf_put(c, ox + r->lx - 1, oy + r->ly, '>', ROLE_SELECTED);
+		cellbuf_text(c, ox + r->lx, oy + r->ly, w - 2 - r->lx, sel ? ROLE_SELECTED : r->oversubscribed ? ROLE_WARNING : ROLE_DIM,
+			     r->label);
 	}
 	if (!app->place.blocks.n)
 		cellbuf_text(c, ox + 1, oy + 1, w - 4, ROLE_DIM, "an empty design: a adds a block, T starts from a template");
