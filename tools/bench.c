@@ -33,7 +33,9 @@
  *   teach        a frame of the Tree teaching view;
  *   open         opening the design in the designer: its YAML parsed and checked, the first
  *                recompute, placement and frame;
- *   check        ok, ERRORS when the design has errors, REFUSED when an edit was refused;
+ *   check        ok, ERRORS when the design has errors, REFUSED when an edit was refused,
+ *                APART when the model finds the job's nodes not connected (the workload
+ *                and its step are then not computed: the row times less of the model);
  *   maxrss       the process's peak resident memory so far.
  * Then: a session of 1,000 edits (counts, links, job fields, moves, undo) on the 100- and
  * 1,000-group designs, and how much memory it adds; and, given the binary (bench BIN),
@@ -388,7 +390,7 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 	       d.servers.n + d.switches.n + d.domains.n, d.bundles.n, median(t_full, runs), median(t_cold, runs),
 	       median(t_curve, runs), median(t_sweep, runs),
 	       median(t_place, runs), median(t_paint, runs), median(t_edit, runs), median(t_cost, runs), median(t_plan, runs), median(t_teach, runs),
-	       median(t_open, runs < 11 ? runs : 11) / 1000, problems.n_errors ? "ERRORS" : refused ? "REFUSED" : "ok",
+	       median(t_open, runs < 11 ? runs : 11) / 1000, problems.n_errors ? "ERRORS" : refused ? "REFUSED" : !m.fabric.connected ? "APART" : "ok",
 	       maxrss_kb());
 	if (refused)
 		fprintf(stderr, "  %d of the %d edits were refused: %s\n", refused, runs, app.msg);
