@@ -533,23 +533,6 @@ static long gcd_l(long a, long b)
 	return a;
 }
 
-/* A group's leaf components in one plane (the bulk check). */
-struct lrange {
-	int sw, order;
-	long lo, hi;
-};
-
-static int lrange_cmp(const void *pa, const void *pb)
-{
-	const struct lrange *a = pa, *b = pb;
-	if (a->sw != b->sw)
-		return a->sw < b->sw ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return a->hi < b->hi ? -1 : a->hi > b->hi;
-}
 
 static int wrec_cmp(const void *pa, const void *pb)
 {
@@ -611,29 +594,8 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	bt.scap = 256;
 	bt.slot = xcalloc(bt.scap, sizeof *bt.slot);
 	*uniform = true;
-	/* Bulk runs need a group's interior leaves to itself: no two groups' leaf ranges at
-	 * one level overlap beyond a shared end block. */
-	{
-		struct lrange *lr = xcalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1), sizeof *lr);
-		size_t nl = 0, q;
-		for (gi = 0; gi < t->nplaced; gi++) {
-			const struct topo_ngroup *a = &t->ng[t->order[gi]];
-			const struct topo_level *la;
-			if (!a->used || pi >= a->nswitch)
-				continue;
-			la = &a->plane[pi].level[0];
-			lr[nl].sw = la->sw;
-			lr[nl].order = la->order;
-			lr[nl].lo = la->size >= TOPO_ALL ? 0 : topo_comp(la, topo_pos(a, &a->plane[pi], 0));
-			lr[nl].hi = la->size >= TOPO_ALL ? 0 : topo_comp(la, topo_pos(a, &a->plane[pi], a->used - 1));
-			nl++;
-		}
-		qsort(lr, nl, sizeof *lr, lrange_cmp);
-		for (q = 1; q < nl && bulk; q++)
-			if (lr[q].sw == lr[q - 1].sw && lr[q].order == lr[q - 1].order && lr[q].lo < lr[q - 1].hi)
-				bulk = false;
-		free(lr);
-	}
+	/* Bulk runs need a group's interior leaves to itself. */
+	bulk = bulk && topo_leaves_apart(t, pi);
 	for (gi = 0; gi < t->nplaced && ok; gi++) {
 		const struct topo_ngroup *gr = &t->ng[t->order[gi]];
 		const struct topo_plane *p;

@@ -317,23 +317,6 @@ static int bcomp_order(const void *pa, const void *pb)
 	return a->order != b->order ? (a->order < b->order ? -1 : 1) : 0;
 }
 
-/* A group's leaf components in one plane (plane_flow's bulk check). */
-struct lrange {
-	int sw, order;
-	long lo, hi;
-};
-
-static int lrange_cmp(const void *pa, const void *pb)
-{
-	const struct lrange *a = pa, *b = pb;
-	if (a->sw != b->sw)
-		return a->sw < b->sw ? -1 : 1;
-	if (a->order != b->order)
-		return a->order < b->order ? -1 : 1;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return a->hi < b->hi ? -1 : a->hi > b->hi;
-}
 
 /* Slots ascending: an LSD radix sort of 11 bits a pass, as far as the table's size needs. */
 static void slots_sort(size_t *s, size_t n, size_t cap)
@@ -444,29 +427,8 @@ static double plane_flow(const struct topo *t, int pi, long h)
 	bpool.cap = 0;
 	bpool.slot = NULL;
 	bpool.slot_cap = 0;
-	/* Bulk leaves need each group's leaf components to itself but at its ends: no two
-	 * groups' component ranges at one leaf level overlap beyond a shared end block. */
-	{
-		struct lrange *lr = xcalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1), sizeof *lr);
-		size_t nl = 0, q;
-		for (i = 0; i < t->nplaced; i++) {
-			const struct topo_ngroup *g = &t->ng[t->order[i]];
-			const struct topo_level *l0;
-			if (!g->used || pi >= g->nswitch)
-				continue;
-			l0 = &g->plane[pi].level[0];
-			lr[nl].sw = l0->sw;
-			lr[nl].order = l0->order;
-			lr[nl].lo = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], 0));
-			lr[nl].hi = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], g->used - 1));
-			nl++;
-		}
-		qsort(lr, nl, sizeof *lr, lrange_cmp);
-		for (q = 1; q < nl && bulk; q++)
-			if (lr[q].sw == lr[q - 1].sw && lr[q].order == lr[q - 1].order && lr[q].lo < lr[q - 1].hi)
-				bulk = false;
-		free(lr);
-	}
+	/* Bulk leaves need each group's leaf components to itself but at its ends. */
+	bulk = bulk && topo_leaves_apart(t, pi);
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
 		struct half_run r;

@@ -1566,6 +1566,50 @@ void topo_runs(const struct topo_level *l, long x0, long d, long n, topo_run_fn 
 	}
 }
 
+/* A group's leaf components in one plane (topo_leaves_apart). */
+struct lrange {
+	int sw, order;
+	long lo, hi;
+};
+
+static int lrange_cmp(const void *pa, const void *pb)
+{
+	const struct lrange *a = pa, *b = pb;
+	if (a->sw != b->sw)
+		return a->sw < b->sw ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->hi < b->hi ? -1 : a->hi > b->hi;
+}
+
+bool topo_leaves_apart(const struct topo *t, int pi)
+{
+	struct lrange *lr = xcalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1), sizeof *lr);
+	size_t nl = 0, q;
+	bool apart = true;
+	int i;
+	for (i = 0; i < t->nplaced; i++) {
+		const struct topo_ngroup *g = &t->ng[t->order[i]];
+		const struct topo_level *l0;
+		if (!g->used || pi >= g->nswitch)
+			continue;
+		l0 = &g->plane[pi].level[0];
+		lr[nl].sw = l0->sw;
+		lr[nl].order = l0->order;
+		lr[nl].lo = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], 0));
+		lr[nl].hi = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], g->used - 1));
+		nl++;
+	}
+	qsort(lr, nl, sizeof *lr, lrange_cmp);
+	for (q = 1; q < nl && apart; q++)
+		if (lr[q].sw == lr[q - 1].sw && lr[q].order == lr[q - 1].order && lr[q].lo < lr[q - 1].hi)
+			apart = false;
+	free(lr);
+	return apart;
+}
+
 const struct topo_ngroup *topo_node(const struct topo *t, long i, long *local)
 {
 	int k;

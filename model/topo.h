@@ -238,6 +238,10 @@ static inline long topo_pos(const struct topo_ngroup *g, const struct topo_plane
 {
 	return p->pos + i * g->spn;
 }
+/* Do the placed groups keep their leaf components of switch plane pi to themselves? No
+ * two groups' component ranges at one leaf level overlap beyond a shared end block (the
+ * bisection's bulk leaves need it). */
+bool topo_leaves_apart(const struct topo *t, int pi);
 /* Direct (mesh) links between a member of g and a member of h (h == g: two members of g),
  * and their capacity per direction in *GBps (may be NULL); 0: the pair is not linked. */
 int topo_mesh_pair(const struct topo_ngroup *g, const struct topo_ngroup *h, double *GBps);

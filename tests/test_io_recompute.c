@@ -168,6 +168,46 @@ Test(recompute, fuzz_designs_within_16ms)
 	cr_assert_gt(n, 5);
 }
 
+/* Each design of files (loaded) and of templates (name, then an optional KEY=VALUE; NULL
+ * name ends), with its merged catalog, to check. */
+struct tset {
+	const char *name, *set;
+};
+
+static void each_design(const char *const *files, size_t nfiles, const struct tset *tsets,
+			void (*check)(const char *what, const struct design *d, const struct catalog *cat))
+{
+	size_t i;
+	for (i = 0; i < nfiles; i++) {
+		struct design d;
+		struct catalog merged;
+		struct ncf_diag diag = { 0 };
+		cr_assert(design_load_file(files[i], &shipped, &d, &diag), "%s", files[i]);
+		design_catalog(&d, &shipped, &merged);
+		check(files[i], &d, &merged);
+		catalog_free(&merged);
+		design_free(&d);
+		diag_free(&diag);
+	}
+	for (i = 0; tsets[i].name; i++) {
+		const struct template *t = template_find(tsets[i].name);
+		struct tvalues v;
+		struct design d;
+		struct catalog merged;
+		char err[600];
+		cr_assert(t, "no template %s", tsets[i].name);
+		template_defaults(t, &v);
+		if (tsets[i].set)
+			cr_assert(template_set(t, &v, tsets[i].set, &shipped, err, sizeof err), "%s", err);
+		design_init(&d);
+		cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s: %s", tsets[i].name, err);
+		design_catalog(&d, &shipped, &merged);
+		check(tsets[i].name, &d, &merged);
+		catalog_free(&merged);
+		design_free(&d);
+	}
+}
+
 /* The designer recomputes without the scaling curve and makes it only for the speedup plot
  * (metrics_compute_some, metrics_curve): the figures must be the ones metrics_compute
  * gives, the curve included once it is made, on every shipped example, a failure test
@@ -223,35 +263,10 @@ Test(recompute, the_curve_made_later_is_the_same)
 					     "share/examples/mixed-generations.yaml", "share/examples/pcie-box.yaml",
 					     "share/examples/reference-case.yaml", "share/examples/reference-two-racks.yaml",
 					     "share/examples/textbook-mesh.yaml", "tests/data/fail-8spine.yaml" };
-	static const char *const tnames[] = { "single-node", "leaf-spine", "fat-tree", "superpod", "nvl72", "rail-only",
-					      "pcie-box", "reference-case" };
-	size_t i;
-	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
-		struct design d;
-		struct catalog merged;
-		struct ncf_diag diag = { 0 };
-		cr_assert(design_load_file(files[i], &shipped, &d, &diag), "%s", files[i]);
-		design_catalog(&d, &shipped, &merged);
-		same_with_and_without_curve(files[i], &d, &merged);
-		catalog_free(&merged);
-		design_free(&d);
-		diag_free(&diag);
-	}
-	for (i = 0; i < sizeof tnames / sizeof tnames[0]; i++) {
-		const struct template *t = template_find(tnames[i]);
-		struct tvalues v;
-		struct design d;
-		struct catalog merged;
-		char err[600];
-		cr_assert(t, "no template %s", tnames[i]);
-		template_defaults(t, &v);
-		design_init(&d);
-		cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s: %s", tnames[i], err);
-		design_catalog(&d, &shipped, &merged);
-		same_with_and_without_curve(tnames[i], &d, &merged);
-		catalog_free(&merged);
-		design_free(&d);
-	}
+	static const struct tset tsets[] = { { "single-node", NULL }, { "leaf-spine", NULL }, { "fat-tree", NULL },
+					     { "superpod", NULL },    { "nvl72", NULL },      { "rail-only", NULL },
+					     { "pcie-box", NULL },    { "reference-case", NULL }, { NULL, NULL } };
+	each_design(files, sizeof files / sizeof files[0], tsets, same_with_and_without_curve);
 }
 
 /* A ring's hops are kept per graph and communicator and valued again for another ring or a
@@ -323,36 +338,9 @@ Test(recompute, rings_over_the_same_nodes_share_their_hops_exactly)
 					     "share/examples/reference-case.yaml", "share/examples/reference-two-racks.yaml",
 					     "share/examples/textbook-mesh.yaml", "tests/data/fail-8spine.yaml",
 					     "tests/data/two-racks-spectrum-x.yaml" };
-	static const char *const tsets[][2] = { { "leaf-spine", "wiring=tor" }, { "leaf-spine", "oversubscription=2" },
-						{ "fat-tree", "k=8" }, { "superpod", "units=4" }, { "nvl72", "racks=4" },
-						{ "rail-only", NULL } };
-	size_t i;
-	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
-		struct design d;
-		struct catalog merged;
-		struct ncf_diag diag = { 0 };
-		cr_assert(design_load_file(files[i], &shipped, &d, &diag), "%s", files[i]);
-		design_catalog(&d, &shipped, &merged);
-		rings_share_hops(files[i], &d, &merged);
-		catalog_free(&merged);
-		design_free(&d);
-		diag_free(&diag);
-	}
-	for (i = 0; i < sizeof tsets / sizeof tsets[0]; i++) {
-		const struct template *t = template_find(tsets[i][0]);
-		struct tvalues v;
-		struct design d;
-		struct catalog merged;
-		char err[600];
-		cr_assert(t, "no template %s", tsets[i][0]);
-		template_defaults(t, &v);
-		if (tsets[i][1])
-			cr_assert(template_set(t, &v, tsets[i][1], &shipped, err, sizeof err), "%s", err);
-		design_init(&d);
-		cr_assert(template_build(t, &v, &shipped, &d, err, sizeof err), "%s: %s", tsets[i][0], err);
-		design_catalog(&d, &shipped, &merged);
-		rings_share_hops(tsets[i][0], &d, &merged);
-		catalog_free(&merged);
-		design_free(&d);
-	}
+	static const struct tset tsets[] = { { "leaf-spine", "wiring=tor" }, { "leaf-spine", "oversubscription=2" },
+					     { "fat-tree", "k=8" },          { "superpod", "units=4" },
+					     { "nvl72", "racks=4" },         { "rail-only", NULL },
+					     { NULL, NULL } };
+	each_design(files, sizeof files / sizeof files[0], tsets, rings_share_hops);
 }
