@@ -4,12 +4,14 @@
  *
  * Rows:
  *   superpod N   DGX H100 SuperPOD-like by GPU count: 8 GPUs and 8 NDR NICs per server,
- *                rail-optimised leaves, spines, a core tier once the spines run out of radix;
+ *                rail-optimised leaves, a non-blocking fat tree of 2 or 3 tiers (QM9700,
+ *                Q3400 past the 65,536 NICs QM9700's three tiers hold);
  *   groups N     N groups and N-1 bundles as a user draws pods one by one: pods of 4 DGX
  *                H100, each on a leaf group of its own (top-of-rack), the leaves rail-wired
  *                in units of 32 to a spine group, the spines spread over a core group;
  *   ecmp N       Ethernet (RoCE, Spectrum-4) leaf-spine with ECMP hashing at 2:1: every
- *                server's 8 NICs on one leaf (top-of-rack), half the leaf's ports up.
+ *                server's 8 NICs on one leaf (top-of-rack), half the leaf's ports up; a
+ *                core tier above pods of 64 leaves past 128 leaves.
  * Columns:
  *   recompute    the model as the designer recomputes it after an edit: fabric, NCCL model,
  *                5 patterns x 6 algorithms at 1 GiB, the workload, the bottleneck and the
@@ -123,9 +125,19 @@ static void llama70b(struct design *d, int gpus)
 	d->job.overlap = 0.5;
 }
 
+/* superpod: a non-blocking fat tree, rail-optimised at the leaves (a unit of h servers has
+ * 8 leaves, one per rail; a leaf h ports down, h up), of two tiers while every leaf reaches
+ * every spine (2h leaves), three up to 2h^2 leaves (pods of h leaves and h spines, each leaf
+ * one link to each spine of its pod; cores of 2h ports down that every pod reaches: the tier
+ * above spreads, switch j of a pod reaching the same block as switch j of every other pod,
+ * ncfabric(5) WIRING with |Y| a multiple of L). QM9700 (64 NDR ports, h = 32) holds 65,536
+ * NICs so (k^3/4 at k = 64); past that a fourth tier would be needed, which three switch
+ * roles cannot draw, so the switches are Quantum-X800 Q3400 (144 x 800G, each split to two
+ * NDR ports: 288, h = 128). */
 static void make_superpod(struct design *d, int gpus)
 {
-	int servers = gpus / 8, leaves, spines, cores;
+	int servers = gpus / 8, h = servers > 2048 * 32 / 8 ? 128 : 32, leaves, breakout = h == 32 ? 1 : 2;
+	const char *sw = h == 32 ? "qm9700" : "q3400";
 	design_init(d);
 	SETS(d->name, "bench");
 	add_dgx(d, "dgx", servers, "connectx-7-ndr");
@@ -134,28 +146,20 @@ static void make_superpod(struct design *d, int gpus)
 		design_assign_ids(d);
 		return;
 	}
-	/* Leaves: one per rail per 32-server unit, half ports down, half up. */
-	leaves = 8 * ((servers + 31) / 32);
-	add_switch(d, "leaf", ROLE_LEAF, leaves, "qm9700");
+	leaves = 8 * ((servers + h - 1) / h);
+	add_switch(d, "leaf", ROLE_LEAF, leaves, sw);
 	add_bundle(d, "dgx", "leaf", 8, WIRE_RAIL);
-	if (leaves > 1) {
-		spines = leaves / 2 > 0 ? leaves / 2 : 1;
-		if (leaves * 32 / spines > 64)
-			spines = leaves * 32 / 64;
-		if (leaves <= 64) {
-			add_switch(d, "spine", ROLE_SPINE, spines, "qm9700");
-			add_bundle(d, "leaf", "spine", 32, WIRE_SPREAD);
-		} else {
-			/* Pods of 32 leaves and 32 spines: each leaf's 32 uplinks go one to each
-			 * spine of its pod; spines send half their ports up to the core. */
-			spines = leaves;
-			add_switch(d, "spine", ROLE_SPINE, spines, "qm9700");
-			add_bundle(d, "leaf", "spine", 32, WIRE_RAIL);
-			cores = spines / 2;
-			add_switch(d, "core", ROLE_CORE, cores, "qm9700");
-			add_bundle(d, "spine", "core", 32, WIRE_SPREAD);
-		}
+	if (leaves <= 2 * h) {
+		add_switch(d, "spine", ROLE_SPINE, leaves / 2, sw);
+		add_bundle(d, "leaf", "spine", h, WIRE_SPREAD);
+	} else {
+		add_switch(d, "spine", ROLE_SPINE, leaves, sw);
+		add_bundle(d, "leaf", "spine", h, WIRE_RAIL);
+		add_switch(d, "core", ROLE_CORE, leaves / 2, sw);
+		add_bundle(d, "spine", "core", h, WIRE_SPREAD);
 	}
+	for (size_t i = 0; i < d->switches.n; i++)
+		VEC_AT(d->switches, struct switch_group, i).breakout = breakout;
 	design_assign_ids(d);
 }
 
@@ -188,19 +192,35 @@ static void make_groups(struct design *d, int groups)
 }
 
 /* ecmp: 8 x 400GbE RoCE per server, all on one SN5600 leaf (top-of-rack, 8 servers a leaf:
- * 64 ports down at 400G, 32 up: 2:1), the leaves spread over spines, ECMP hashing. */
+ * 64 ports down at 400G, 32 up: 2:1), ECMP hashing. Up to 128 leaves every leaf reaches
+ * every spine (32 spines or fewer, 128 ports down each); beyond, pods of 64 leaves and 32
+ * spines (each leaf one link to each spine of its pod; a spine 64 down, 64 up) under a core
+ * tier of 128 ports down that every pod reaches. */
 static void make_ecmp(struct design *d, int gpus)
 {
-	int servers = gpus / 8, leaves = (servers + 7) / 8, spines = (leaves * 32 + 127) / 128;
+	int servers = gpus / 8, leaves = (servers + 7) / 8, spines;
 	design_init(d);
 	SETS(d->name, "ecmp");
 	add_dgx(d, "srv", servers, "connectx-7-400gbe");
 	add_switch(d, "leaf", ROLE_LEAF, leaves, "sn5600");
 	VEC_AT(d->switches, struct switch_group, 0).breakout = 2;
 	add_bundle(d, "srv", "leaf", 8, WIRE_TOR);
-	add_switch(d, "spine", ROLE_SPINE, spines, "sn5600");
-	VEC_AT(d->switches, struct switch_group, 1).breakout = 2;
-	add_bundle(d, "leaf", "spine", 32, WIRE_SPREAD);
+	if (leaves <= 128) {
+		spines = (leaves * 32 + 127) / 128;
+		add_switch(d, "spine", ROLE_SPINE, spines, "sn5600");
+		VEC_AT(d->switches, struct switch_group, 1).breakout = 2;
+		add_bundle(d, "leaf", "spine", 32, WIRE_SPREAD);
+	} else {
+		leaves = (leaves + 63) / 64 * 64;
+		VEC_AT(d->switches, struct switch_group, 0).count = leaves;
+		spines = leaves / 2;
+		add_switch(d, "spine", ROLE_SPINE, spines, "sn5600");
+		VEC_AT(d->switches, struct switch_group, 1).breakout = 2;
+		add_bundle(d, "leaf", "spine", 32, WIRE_RAIL);
+		add_switch(d, "core", ROLE_CORE, spines * 64 / 128, "sn5600");
+		VEC_AT(d->switches, struct switch_group, 2).breakout = 2;
+		add_bundle(d, "spine", "core", 64, WIRE_SPREAD);
+	}
 	d->fabric.routing = ROUTE_ECMP;
 	llama70b(d, gpus);
 	design_assign_ids(d);
