@@ -190,6 +190,22 @@ static int segments(const struct topo *t, const struct span *s, long k, struct s
 	return n;
 }
 
+/* Room for the segments of one communicator: one buffer per caller (`slot`), kept from
+ * one evaluation to the next (at 1,000 groups a fresh zeroed array per evaluation cost
+ * more than the segments it held); segments() fills what it returns. */
+enum { SEG_RING, SEG_A2A, SEG_TREE_COUNT, SEG_TREE, SEG_SLOTS };
+static struct seg *seg_room(int slot, int n)
+{
+	static struct seg *buf[SEG_SLOTS];
+	static int cap[SEG_SLOTS];
+	if (n > cap[slot]) {
+		cap[slot] = 2 * n;
+		free(buf[slot]);
+		buf[slot] = xmalloc((size_t)cap[slot] * sizeof *buf[slot]);
+	}
+	return buf[slot];
+}
+
 /* ---- capacity of a component's uplinks, with hashing where a device chooses ---------- */
 
 struct cap {
@@ -516,12 +532,83 @@ static void acc_room(size_t n)
 	}
 }
 
+/* The events in ev_cmp's order by merging, when it can: per level (switch group, order)
+ * the contributions in the order they were made, if their starts rise and their ends rise
+ * (the usual case: a group's blocks in order, every group's one contribution to a shared
+ * component), give two sorted lists, starts and ends, which merge in one pass (an end
+ * before a start at one position, each list in contribution order). false, leaving acc.e
+ * as it was, when the levels are too sparse to count or a level's starts or ends fall. */
+static bool acc_merge(void)
+{
+	static size_t *first, *ord, cap_first, cap_ord;
+	long swlo, swhi, olo, ohi;
+	size_t i, nb, ne = 2 * acc.n, out = 0, b;
+	if (!acc.n)
+		return true;
+	swlo = swhi = acc.c[0].sw;
+	olo = ohi = acc.c[0].order;
+	for (i = 1; i < acc.n; i++) {
+		const struct contrib *c = &acc.c[i];
+		swlo = c->sw < swlo ? c->sw : swlo;
+		swhi = c->sw > swhi ? c->sw : swhi;
+		olo = c->order < olo ? c->order : olo;
+		ohi = c->order > ohi ? c->order : ohi;
+	}
+	if ((uint64_t)(swhi - swlo + 1) * (uint64_t)(ohi - olo + 1) > 4 * (uint64_t)acc.n + 1024)
+		return false;
+	nb = (size_t)(swhi - swlo + 1) * (size_t)(ohi - olo + 1);
+	if (nb + 1 > cap_first) {
+		cap_first = 2 * (nb + 1);
+		free(first);
+		first = xmalloc(cap_first * sizeof *first);
+	}
+	if (acc.n > cap_ord) {
+		cap_ord = 2 * acc.n;
+		free(ord);
+		ord = xmalloc(cap_ord * sizeof *ord);
+	}
+#define ACC_LEVEL(c) ((size_t)((c)->sw - swlo) * (size_t)(ohi - olo + 1) + (size_t)((c)->order - olo))
+	memset(first, 0, (nb + 1) * sizeof *first);
+	for (i = 0; i < acc.n; i++)
+		first[ACC_LEVEL(&acc.c[i]) + 1]++;
+	for (b = 0; b < nb; b++)
+		first[b + 1] += first[b];
+	/* ord: the contributions by level, in the order they were made (first[] moves on to
+	 * each level's end, then is shifted back). */
+	for (i = 0; i < acc.n; i++)
+		ord[first[ACC_LEVEL(&acc.c[i])]++] = i;
+#undef ACC_LEVEL
+	for (b = nb; b > 0; b--)
+		first[b] = first[b - 1];
+	first[0] = 0;
+	for (b = 0; b < nb; b++)
+		for (i = first[b] + 1; i < first[b + 1]; i++)
+			if (acc.c[ord[i]].lo < acc.c[ord[i - 1]].lo || acc.c[ord[i]].hi < acc.c[ord[i - 1]].hi)
+				return false;
+	for (b = 0; b < nb; b++) {
+		size_t s = first[b], t = first[b], end = first[b + 1];
+		while (t < end) {
+			const struct contrib *cs = s < end ? &acc.c[ord[s]] : NULL, *ct = &acc.c[ord[t]];
+			if (cs && cs->lo < ct->hi + 1) {
+				acc.e[out++] = (struct event){ cs->sw, cs->order, cs->lo, 1, ord[s] };
+				s++;
+			} else {
+				acc.e[out++] = (struct event){ ct->sw, ct->order, ct->hi + 1, 0, ord[t] };
+				t++;
+			}
+		}
+	}
+	return out == ne;
+}
+
 /* The contributions' events in the sweep's order (ev_cmp's), into acc.e. */
 static void acc_order(void)
 {
 	size_t ne = 2 * acc.n, i;
 	bool sorted = true;
 	acc_room(acc.n);
+	if (acc_merge())
+		return;
 	for (i = 0; i < acc.n; i++) {
 		const struct contrib *c = &acc.c[i];
 		acc.e[2 * i] = (struct event){ c->sw, c->order, c->lo, 1, i };
@@ -874,7 +961,7 @@ static void ring_hops(const struct topo *t, const struct route_in *in, bool pair
 static void eval_ring(const struct topo *t, const struct route_in *in, struct route_out *o, bool pairs)
 {
 	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
-	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
+	struct seg *sg = seg_room(SEG_RING, maxseg);
 	long k, D = in->distance > 0 ? in->distance : 1;
 	int i;
 	double conc = in->concurrent > 0 ? in->concurrent : 1;
@@ -943,7 +1030,6 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 				mesh_hop(t, s, nx, conc * in->rate, o);
 		}
 	}
-	free(sg);
 }
 
 /* ---- alltoall: uniform destinations -------------------------------------------------- */
@@ -996,14 +1082,13 @@ static void a2a_piece(const struct contrib *rep, const double *sum, void *vctx)
 static void eval_alltoall(const struct topo *t, const struct route_in *in, struct route_out *o)
 {
 	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
-	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
+	struct seg *sg = seg_room(SEG_A2A, maxseg);
 	long k, step = in->span.step > 0 ? in->span.step : 1, n = in->span.len;
 	int maxp = max_switch_planes(t), i, j;
 	double conc = in->concurrent > 0 ? in->concurrent : 1, gp = in->gpus > 0 ? in->gpus : 1;
 	struct a2a_ctx x = { t, in, o };
 	int *mesh_only;
 	if (n < 2) {
-		free(sg);
 		return;
 	}
 	mesh_only = xcalloc((size_t)maxseg, sizeof *mesh_only);
@@ -1074,7 +1159,6 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 		}
 	}
 	free(mesh_only);
-	free(sg);
 }
 
 /* ---- trees: the exact count of crossing edges, cached per layout ------------------------ */
@@ -1591,18 +1675,17 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 	long n = s->len, k;
 	int pi, lv, maxp = max_switch_planes(t), maxseg = t->nplaced > 0 ? t->nplaced : 1, i;
 	bool meshes = false;
-	struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
+	struct seg *sg = seg_room(SEG_TREE_COUNT, maxseg);
 	/* Kept from one count to the next (fresh pages cost a fault each). */
 	static struct trun_set rs;
 	static struct hmap m;
 	static long *cnt, *dense_cnt;
-	static size_t ncnt, ndense;
+	static size_t ncnt, ndense, *bound, nbound;
 	for (i = 0; i < t->nplaced; i++)
 		if (t->ng[t->order[i]].nplanes > t->ng[t->order[i]].nswitch)
 			meshes = true;
 	if (meshes) {
 		/* Direct links are counted pair by pair (count_trees_direct does it). */
-		free(sg);
 		count_trees_direct(t, s, placement, tt);
 		return;
 	}
@@ -1611,7 +1694,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 		int ns = segments(t, s, k, sg, maxseg);
 		for (pi = 0; pi < maxp; pi++)
 			for (lv = 0; lv < TOPO_MAX_LEVELS; lv++) {
-				size_t r;
+				size_t r, nb, bz;
 				long wr[64][2];
 				int nw = 0, tree, w;
 				long bit;
@@ -1632,8 +1715,22 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				memset(cnt, 0, rs.n * sizeof *cnt);
 				if (n % 2 == 1)
 					nw = wrap_edges(n, wr);
-				for (bit = 1; bit < n; bit <<= 1) {
-					if ((n + 2 * bit - 1) / (2 * bit) <= (long)rs.n) {
+				/* The boundaries an edge can cross: between runs of different
+				 * components. Neighbouring runs of one component (the groups of one
+				 * spine unit, every group under one core) join: an edge between them
+				 * leaves neither (leaves() compares their keys), so it needs no look. */
+				if (rs.n > nbound) {
+					nbound = rs.cap;
+					free(bound);
+					bound = xmalloc(nbound * sizeof *bound);
+				}
+				nb = 0;
+				for (r = 1; r < rs.n; r++)
+					if (!(rs.v[r].has && rs.v[r - 1].has && rs.v[r].gi >= 0 && rs.v[r - 1].gi >= 0 &&
+					      key_eq(rs.v[r].key, rs.v[r - 1].key)))
+						bound[nb++] = r;
+				for (bit = 1; bit < n && nb > 0; bit <<= 1) {
+					if ((n + 2 * bit - 1) / (2 * bit) <= (long)nb) {
 						/* Fewer edges of this bit than boundaries: each edge, once. */
 						long c;
 						for (c = bit; c < n; c += 2 * bit)
@@ -1644,8 +1741,8 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 							}
 						continue;
 					}
-					for (r = 1; r < rs.n; r++) {
-						long beta = rs.v[r].start, prev = rs.v[r - 1].start;
+					for (bz = 0; bz < nb; bz++) {
+						long beta = rs.v[bound[bz]].start, prev = bz ? rs.v[bound[bz - 1]].start : 0;
 						if (beta <= 0 || beta >= n)
 							continue;
 						for (tree = 0; tree < 2; tree++) {
@@ -1794,7 +1891,6 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				}
 			}
 	}
-	free(sg);
 	tt->valid = true;
 }
 
@@ -1868,13 +1964,12 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 	{
 		/* A group without a bundle in the tree. */
 		int maxseg = t->nplaced > 0 ? t->nplaced : 1, ns;
-		struct seg *sg = xcalloc((size_t)maxseg, sizeof *sg);
+		struct seg *sg = seg_room(SEG_TREE, maxseg);
 		long k;
 		for (k = 0; k < in->span.count && !o->unroutable; k++) {
 			ns = segments(t, &in->span, k, sg, maxseg);
 			no_network(sg, ns, o);
 		}
-		free(sg);
 		if (o->unroutable)
 			return;
 	}
