@@ -620,17 +620,18 @@ static void acc_order(void)
 		qsort(acc.e, ne, sizeof *acc.e, ev_cmp);
 }
 
-/* The pieces of constant load over acc.e (acc_order's), each to fn. */
-static void acc_walk(piece_fn fn, void *ctx)
+/* The pieces of constant load over ev (acc.e as acc_order made it, or a kept copy), each
+ * to fn. */
+static void acc_walk(const struct event *ev, piece_fn fn, void *ctx)
 {
 	size_t ne = 2 * acc.n, i, k, nact = 0;
 	double sum[4] = { 0, 0, 0, 0 };
 	for (i = 0; i < ne;) {
-		const struct event *e0 = &acc.e[i];
+		const struct event *e0 = &ev[i];
 		size_t j = i;
 		/* Every event at this position of this level, then the piece that starts here. */
-		while (j < ne && acc.e[j].sw == e0->sw && acc.e[j].order == e0->order && acc.e[j].pos == e0->pos) {
-			const struct event *e = &acc.e[j];
+		while (j < ne && ev[j].sw == e0->sw && ev[j].order == e0->order && ev[j].pos == e0->pos) {
+			const struct event *e = &ev[j];
 			const struct contrib *c = &acc.c[e->i];
 			if (e->add) {
 				acc.where[e->i] = nact;
@@ -669,7 +670,7 @@ static void acc_sweep(piece_fn fn, void *ctx)
 	if (!acc.n)
 		return;
 	acc_order();
-	acc_walk(fn, ctx);
+	acc_walk(acc.e, fn, ctx);
 }
 
 /* ---- ring and pairs: the hops that leave each component ------------------------------
@@ -775,9 +776,33 @@ static struct ring_geo {
 	struct contrib *c;
 	struct recipe *r;
 	struct event *e;
-	size_t n;
+	size_t n, ccap, rcap, ecap;
 } ring_geo[RING_GEO_CACHE];
 static int ring_geo_next;
+
+/* acc's contributions, recipes and events into rg (no copy: the tables are swapped, and
+ * rg's old ones, with their room, become acc's to fill next). */
+static void ring_geo_take(struct ring_geo *rg)
+{
+	struct contrib *c = rg->c;
+	struct recipe *r = rg->r;
+	struct event *e = rg->e;
+	size_t ccap = rg->ccap, rcap = rg->rcap, ecap = rg->ecap;
+	rg->c = acc.c;
+	rg->ccap = acc.cap;
+	rg->r = rec.r;
+	rg->rcap = rec.cap;
+	rg->e = acc.e;
+	rg->ecap = acc.ecap;
+	acc.c = c;
+	acc.cap = ccap;
+	rec.r = r;
+	rec.cap = rcap;
+	acc.e = e;
+	acc.ecap = ecap;
+	rg->n = acc.n;
+	acc.n = 0;
+}
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n);
 
@@ -982,10 +1007,8 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 		if (rg) {
 			/* The same hops: their values for this traffic, the kept order. */
 			ring_values(t, in, pairs, conc, rg);
-			if (acc.n) {
+			if (acc.n)
 				acc_room(acc.n);
-				memcpy(acc.e, rg->e, 2 * rg->n * sizeof *acc.e);
-			}
 		} else {
 			acc_reset();
 			rec.on = in->span.count == 1;
@@ -993,25 +1016,18 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 			rec.on = false;
 			if (acc.n)
 				acc_order();
-			if (in->span.count == 1 && acc.n <= RING_GEO_MAX) {
-				rg = &ring_geo[ring_geo_next];
-				ring_geo_next = (ring_geo_next + 1) % RING_GEO_CACHE;
-				rg->c = xrealloc(rg->c, (acc.n ? acc.n : 1) * sizeof *rg->c);
-				rg->r = xrealloc(rg->r, (acc.n ? acc.n : 1) * sizeof *rg->r);
-				rg->e = xrealloc(rg->e, (acc.n ? 2 * acc.n : 1) * sizeof *rg->e);
-				if (acc.n) { /* none: nothing to copy (acc's tables may not exist yet) */
-					memcpy(rg->c, acc.c, acc.n * sizeof *rg->c);
-					memcpy(rg->r, rec.r, acc.n * sizeof *rg->r);
-					memcpy(rg->e, acc.e, 2 * acc.n * sizeof *rg->e);
-				}
-				rg->n = acc.n;
-				rg->nng = t->nng;
-				rg->key = key;
-				rg->valid = true;
-			}
 		}
 		if (acc.n)
-			acc_walk(ring_piece, &x);
+			acc_walk(rg ? rg->e : acc.e, ring_piece, &x);
+		if (!rg && in->span.count == 1 && acc.n <= RING_GEO_MAX) {
+			/* Kept: the tables change hands (the entry's old ones become acc's). */
+			rg = &ring_geo[ring_geo_next];
+			ring_geo_next = (ring_geo_next + 1) % RING_GEO_CACHE;
+			ring_geo_take(rg);
+			rg->nng = t->nng;
+			rg->key = key;
+			rg->valid = true;
+		}
 		/* Direct links: each hop of a mesh over the links of its pair. */
 		for (i = 0; i < ns; i++) {
 			const struct seg *s = &sg[i], *nx = &sg[(i + 1) % ns];
