@@ -162,7 +162,7 @@ $(BUILD)/tests/libfailwrite.so: tests/fault/failwrite.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -shared -fPIC -O1 $< -o $@ -ldl
 
-tests-build: $(BIN) $(TEST_BINS) $(BUILD)/tests/libfailwrite.so $(BUILD)/tools/validate
+tests-build: $(BIN) $(TEST_BINS) $(BUILD)/tests/libfailwrite.so $(BUILD)/tools/validate $(BUILD)/tools/bench
 
 # Criterion's own Synthesis line is kept (no -q); any failure fails the target.
 test-run: tests-build check-layers
@@ -170,6 +170,7 @@ test-run: tests-build check-layers
 	echo "== tests/cli.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/cli.sh || fail=1; \
 	echo "== tests/tmux.sh"; NCF_BIN=$(BIN) NCF_FAILWRITE=$(BUILD)/tests/libfailwrite.so sh tests/tmux.sh || fail=1; \
 	echo "== make validate"; NCFABRIC_CATALOG=share/catalog.yaml $(BUILD)/tools/validate tests/data/validate/points.yaml || fail=1; \
+	echo "== bench --check"; $(BUILD)/tools/bench --check || fail=1; \
 	exit $$fail
 
 test: test-deps

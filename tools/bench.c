@@ -45,9 +45,12 @@
  * each in turn, medians of 301 (the wall clock, and the CPU time the kernel accounts to
  * each: steadier on a shared machine).
  *
- * bench [--bin BIN] [--only ROW] [--runs N] [--edits N] [--write DIR]: ROW as the table
- * prints it ("groups 500", "session 1000", "process"); --edits sets the session's length;
- * --write writes each row's design to DIR/ROW.yaml and stops. */
+ * bench [--bin BIN] [--only ROW] [--runs N] [--edits N] [--write DIR] [--check]: ROW as the
+ * table prints it ("groups 500", "session 1000", "process"); --edits sets the session's
+ * length; --write writes each row's design to DIR/ROW.yaml and stops; --check computes each
+ * row's design once and fails (exit 1) unless every one is free of errors and connected, so
+ * that no row times a model with nothing to route (make test runs it). A table whose rows
+ * are not all ok also ends in exit 1. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <malloc.h>
@@ -296,7 +299,35 @@ static void make_row(const struct row *r, struct design *d)
 		make_ecmp(d, r->n);
 }
 
-static void bench_row(const struct row *r, const struct catalog *cat, int runs)
+/* The row's design: ok (0), or why not, into why (1). */
+static int row_check(const struct row *r, const struct catalog *cat, char *why, size_t size)
+{
+	static struct metrics m;
+	struct design d;
+	struct catalog merged;
+	struct ncf_diag problems = { 0 };
+	int bad = 0;
+	make_row(r, &d);
+	design_catalog(&d, cat, &merged);
+	design_check(&d, &merged, &problems);
+	metrics_compute_some(&d, &merged, 1024.0 * 1024 * 1024, 0, 0, &m);
+	if (problems.n_errors) {
+		snprintf(why, size, "%s", diag_get(&problems, 0)->msg);
+		bad = 1;
+	} else if (!m.fabric.connected) {
+		snprintf(why, size, "the model finds the job's nodes not connected");
+		bad = 1;
+	} else if (m.fabric.gpus != r->n && strcmp(r->kind, "groups")) {
+		snprintf(why, size, "%d GPUs, not %d", m.fabric.gpus, r->n);
+		bad = 1;
+	}
+	diag_free(&problems);
+	catalog_free(&merged);
+	design_free(&d);
+	return bad;
+}
+
+static int bench_row(const struct row *r, const struct catalog *cat, int runs)
 {
 	static struct metrics m;
 	static struct app app;
@@ -308,7 +339,7 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 	struct cellbuf cb;
 	char label[32];
 	char *text;
-	int k, s, c, nsweep = 25, refused = 0;
+	int k, s, c, nsweep = 25, refused = 0, bad;
 	make_row(r, &d);
 	design_catalog(&d, cat, &merged);
 	design_check(&d, &merged, &problems);
@@ -417,9 +448,11 @@ static void bench_row(const struct row *r, const struct catalog *cat, int runs)
 	if (problems.n_errors)
 		fprintf(stderr, "  %s\n", diag_get(&problems, 0)->msg);
 	fflush(stdout);
+	bad = problems.n_errors || refused || !m.fabric.connected;
 	diag_free(&problems);
 	catalog_free(&merged);
 	design_free(&d);
+	return bad;
 }
 
 /* A session of `edits` edits as a user makes them, each settled and painted: + and - on
@@ -640,7 +673,7 @@ int main(int argc, char **argv)
 	struct ncf_diag diag = { 0 };
 	const char *bin = NULL, *only = NULL, *write = NULL;
 	char src[256];
-	int runs = 31, edits = 1000, i;
+	int runs = 31, edits = 1000, i, check = 0, not_ok = 0;
 	size_t r;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--bin") && i + 1 < argc)
@@ -653,6 +686,8 @@ int main(int argc, char **argv)
 			edits = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--write") && i + 1 < argc)
 			write = argv[++i];
+		else if (!strcmp(argv[i], "--check"))
+			check = 1;
 		else {
 			fprintf(stderr, "usage: bench [--bin BIN] [--only ROW] [--runs N] [--edits N] [--write DIR]\n");
 			return 2;
@@ -664,6 +699,19 @@ int main(int argc, char **argv)
 	if (!catalog_load_file(src, &cat, &diag) && !catalog_load_shipped(NULL, &cat, src, sizeof src, &diag)) {
 		fprintf(stderr, "bench: cannot load the catalog\n");
 		return 1;
+	}
+	if (check) {
+		for (r = 0; r < sizeof rows / sizeof *rows; r++) {
+			char why[512];
+			if (row_check(&rows[r], &cat, why, sizeof why)) {
+				fprintf(stderr, "bench: %s %d: %s\n", rows[r].kind, rows[r].n, why);
+				not_ok++;
+			}
+		}
+		catalog_free(&cat);
+		if (!not_ok)
+			printf("bench: the %zu rows' designs are free of errors and connected\n", sizeof rows / sizeof *rows);
+		return not_ok ? 1 : 0;
 	}
 	if (write) {
 		for (r = 0; r < sizeof rows / sizeof *rows; r++) {
@@ -687,7 +735,7 @@ int main(int argc, char **argv)
 		char label[32];
 		snprintf(label, sizeof label, "%s %d", rows[r].kind, rows[r].n);
 		if (!only || !strcmp(only, label))
-			bench_row(&rows[r], &cat, runs);
+			not_ok += bench_row(&rows[r], &cat, runs);
 	}
 	if (!only || !strncmp(only, "session", 7)) {
 		static const struct row s100 = { "groups", 100 }, s1000 = { "groups", 1000 };
@@ -701,5 +749,9 @@ int main(int argc, char **argv)
 	if (!only || !strcmp(only, "optimize"))
 		bench_optimize(&cat);
 	catalog_free(&cat);
+	if (not_ok) {
+		fprintf(stderr, "bench: %d rows are not ok (the check column)\n", not_ok);
+		return 1;
+	}
 	return 0;
 }
