@@ -58,6 +58,8 @@
 /* Entries combined in one call, at most (every plane and way together: a few ms; the
  * largest trees, 10^5 leaves, take 10^5). */
 #define BIS_BUDGET 3e6
+/* Orders a component may have (topo.h: 2 x tier, + 1 for a peer stage). */
+#define BIS_ORDERS (4 * TOPO_MAX_LEVELS + 8)
 
 struct bfun {
 	long D;                 /* entries 0..D, in units of g nodes */
@@ -219,6 +221,7 @@ struct leaf_walk {
 	const struct topo_plane *p;
 	long x_first, x_last, id_first, id_last;
 	bool bulk;
+	bool own;               /* the group's leaf components are its alone: all of them runs */
 	double w;
 };
 
@@ -241,7 +244,7 @@ static void leaf_add(long lo, long hi, long count, void *arg)
 	long id = lo;
 	while (id <= hi) {
 		long x = leaf_pos(w, id), last = hi;
-		if (!w->bulk || id == w->id_first || id == w->id_last) {
+		if (!w->own && (!w->bulk || id == w->id_first || id == w->id_last)) {
 			/* (Named by its number, rail group 0 standing for all: an interleaved
 			 * component's first block need not hold this group's positions.) */
 			int ci = comp_get(w->t, l0->sw, l0->order, id * topo_rail_groups(l0), 0);
@@ -257,7 +260,7 @@ static void leaf_add(long lo, long hi, long count, void *arg)
 			continue;
 		}
 		/* Interior leaves up to the parent's end (or the last interior one): a run. */
-		if (last >= w->id_last)
+		if (!w->own && last >= w->id_last)
 			last = w->id_last - 1;
 		{
 			double up = level_up(l0);
@@ -275,6 +278,12 @@ static void leaf_add(long lo, long hi, long count, void *arg)
 			}
 			if (last < id)
 				last = id;
+			/* A group's own leaves, as stored ones would be, climb from each one's first
+			 * position: the run's last climbs too, and every leaf between climbs as
+			 * both ends do (own: no level above is interleaved, so components grow
+			 * with the position). */
+			if (w->own && parent >= 0 && last > id)
+				chain(w->t, w->p, parent, 1, leaf_pos(w, last));
 			run_add(w->t, parent, last - id + 1, count, up, w->w);
 			id = last + 1;
 		}
@@ -585,7 +594,8 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	long *ord, *kstart, *rstart, *kl, *rl, *fill, *wstart;
 	int gi;
 	size_t k, r;
-	bool ok = true, bulk = true;
+	bool ok = true;
+	int apart = -1, *users;
 	struct kind *kd = NULL;
 	size_t nkd = 0, ckd = 0;
 	struct bfun top = { 0, NULL };
@@ -594,8 +604,20 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	bt.scap = 256;
 	bt.slot = xcalloc(bt.scap, sizeof *bt.slot);
 	*uniform = true;
-	/* Bulk runs need a group's interior leaves to itself. */
-	bulk = bulk && topo_leaves_apart(t, pi);
+	/* Which group each switch group's levels belong to (-1: several, or twice in one):
+	 * a group alone at its leaf switch group has its leaf components to itself. */
+	users = xcalloc((size_t)(t->nsw > 0 ? t->nsw : 1), sizeof *users);
+	for (gi = 0; gi < t->nplaced; gi++) {
+		const struct topo_ngroup *gr = &t->ng[t->order[gi]];
+		int lv;
+		if (!gr->used || pi >= gr->nswitch)
+			continue;
+		for (lv = 0; lv < gr->plane[pi].nlevels; lv++) {
+			int sw = gr->plane[pi].level[lv].sw;
+			if (sw >= 0 && sw < t->nsw)
+				users[sw] = users[sw] ? -1 : gi + 1;
+		}
+	}
 	for (gi = 0; gi < t->nplaced && ok; gi++) {
 		const struct topo_ngroup *gr = &t->ng[t->order[gi]];
 		const struct topo_plane *p;
@@ -639,7 +661,18 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 		lw.x_last = topo_pos(gr, p, gr->used - 1);
 		lw.id_first = l0->size >= TOPO_ALL ? l0->base : topo_comp(l0, lw.x_first);
 		lw.id_last = l0->size >= TOPO_ALL ? l0->base : topo_comp(l0, lw.x_last);
-		lw.bulk = bulk && l0->modulus <= 0;
+		/* Its own leaves (by units: by node, stored leaves sum their nodes' links) are
+		 * runs, when no level is interleaved (every leaf between two climbs as they do). */
+		lw.own = !by_node && l0->sw >= 0 && l0->sw < t->nsw && users[l0->sw] == gi + 1 && l0->order >= 0 &&
+			 l0->order + 1 < BIS_ORDERS;
+		for (lv = 0; lv < p->nlevels && lw.own; lv++)
+			if (p->level[lv].modulus > 0 && p->level[lv].size < TOPO_ALL)
+				lw.own = false;
+		/* Bulk runs need a group's interior leaves to itself (asked only when it has some:
+		 * else every leaf is its first or last). */
+		if (!lw.own && l0->modulus <= 0 && lw.id_last - lw.id_first >= 2 && apart < 0)
+			apart = topo_leaves_apart(t, pi);
+		lw.bulk = apart > 0 && l0->modulus <= 0;
 		lw.w = wn;
 		topo_runs(l0, lw.x_first, gr->spn, gr->used, leaf_add, &lw);
 	}
@@ -721,7 +754,7 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	 * topo.h: 2 x tier). */
 	ord = ar_alloc(&bt, bt.n + 1);
 	{
-		long start[4 * TOPO_MAX_LEVELS + 8] = { 0 }, o, nb = (long)(sizeof start / sizeof *start);
+		long start[BIS_ORDERS] = { 0 }, o, nb = (long)(sizeof start / sizeof *start);
 		for (k = 0; k < bt.n; k++)
 			if (bt.c[k].order < 0 || bt.c[k].order + 1 >= nb)
 				ok = false;
@@ -824,6 +857,7 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 		*out = best;
 	}
 done:
+	free(users);
 	ar_release(&bt);
 	free(kd);
 	free(bt.c);

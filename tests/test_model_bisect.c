@@ -648,6 +648,69 @@ Test(bisect, random_trees_match_every_split)
 	cr_log_info("%d of 150 exact, %d below the split by rank", exact, inside);
 }
 
+/* Every group on a leaf switch group of its own (as the bench's 1,000-group design: pods
+ * of their own leaf under a shared spine, maybe a core), some sharing one with the group
+ * before: the bisection takes a group's own leaves as runs, the shared ones one by one,
+ * and must find the same least split. */
+Test(bisect, own_leaf_groups_match_every_split)
+{
+	int trial, exact = 0, own = 0;
+	for (trial = 0; trial < 100; trial++) {
+		struct design d;
+		struct fabric f;
+		int n = 2 + rnd(8), spines = 1 + rnd(3), i, wl = rnd(3);
+		bool het = rnd(3) == 0, core = spines > 1 && rnd(2), shared = rnd(2);
+		char name[16], leaf[16];
+		double want;
+		design_init(&d);
+		SETS(d.name, "own");
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "g%d", i);
+			add_servers(&d, name, 1, "h100", 8, "cx7-400", het && i % 3 == 0 ? 2 : 4);
+		}
+		add_switches(&d, "spine", ROLE_SPINE, spines, "sw64x400");
+		if (core)
+			add_switches(&d, "core", ROLE_CORE, 2, "sw64x400");
+		/* Leaf group i, or (shared) the one before it for every third group. */
+		for (i = 0; i < n; i++) {
+			bool with_prev = shared && i % 3 == 2;
+			snprintf(name, sizeof name, "g%d", i);
+			snprintf(leaf, sizeof leaf, "l%d", with_prev ? i - 1 : i);
+			if (!with_prev) {
+				add_switches(&d, leaf, ROLE_LEAF, 1, "sw64x400");
+				own += !(shared && i % 3 == 1);
+			}
+			add_bundle(&d, name, leaf, het && i % 3 == 0 ? 2 : 4, WIRE_TOR);
+		}
+		for (i = 0; i < n; i++)
+			if (!(shared && i % 3 == 2)) {
+				snprintf(leaf, sizeof leaf, "l%d", i);
+				add_bundle(&d, leaf, "spine", spines * (1 + (i + trial) % 2),
+					   wl == 0 ? WIRE_TOR : wl == 1 ? WIRE_SPREAD : WIRE_RAIL);
+			}
+		if (core)
+			add_bundle(&d, "spine", "core", 2 * (1 + rnd(2)), WIRE_SPREAD);
+		job(&d);
+		f = bis(&d);
+		want = brute_by_rank(&d, n);
+		if (f.bisection_exact) {
+			cr_assert(close_rel(f.bisection_GBps, want, 1e-9),
+				  "trial %d (%d servers, %d spines %s%s%s%s): %f vs every split %f", trial, n, spines,
+				  wiring_names[wl == 0 ? WIRE_TOR : wl == 1 ? WIRE_SPREAD : WIRE_RAIL], core ? ", core" : "",
+				  het ? ", unequal" : "", shared ? ", some shared" : "", f.bisection_GBps, want);
+			exact++;
+		} else if (f.bisection_bound < 0) {
+			cr_assert_leq(f.bisection_GBps, want + 1e-9, "trial %d: a lower bound above the minimum", trial);
+		} else {
+			cr_assert_geq(f.bisection_GBps, want - 1e-9, "trial %d: an upper bound below the minimum", trial);
+		}
+		design_free(&d);
+	}
+	cr_assert_gt(exact, 80, "%d of 100 exact", exact);
+	cr_assert_gt(own, 200, "%d groups on a leaf group of their own", own);
+	cr_log_info("%d of 100 exact", exact);
+}
+
 /* Two switch planes (every server's NICs split over two leaf groups): the same split
  * applies to both. Alike planes (the same leaves and uplinks) are exact; planes of
  * different shapes give the sum of each one's worst cut, at most the minimum. */
