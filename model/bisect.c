@@ -279,11 +279,16 @@ static void leaf_add(long lo, long hi, long count, void *arg)
 			if (last < id)
 				last = id;
 			/* A group's own leaves, as stored ones would be, climb from each one's first
-			 * position: the run's last climbs too, and every leaf between climbs as
-			 * both ends do (own: no level above is interleaved, so components grow
-			 * with the position). */
-			if (w->own && parent >= 0 && last > id)
-				chain(w->t, w->p, parent, 1, leaf_pos(w, last));
+			 * position: the run's last must climb as its first did (what chain would
+			 * check from its parent up), and then every leaf between does (own: no
+			 * level is interleaved, so components grow with the position). */
+			if (w->own && parent >= 0 && last > id) {
+				long xl = leaf_pos(w, last);
+				int lv;
+				for (lv = 2; lv < w->p->nlevels; lv++)
+					if (topo_comp(&w->p->level[lv], xl) != topo_comp(&w->p->level[lv], x))
+						w->t->notree = true;
+			}
 			run_add(w->t, parent, last - id + 1, count, up, w->w);
 			id = last + 1;
 		}
@@ -387,6 +392,16 @@ static struct bfun conv(struct btree *t, const struct bfun *a, const struct bfun
 	*t->work += (double)na * nb;
 	if (*t->work > BIS_BUDGET)
 		t->over = true;
+	else if (na == a->D + 1 && nb == b->D + 1)
+		/* Both finite everywhere (the pods' functions): the same sums, no index lists. */
+		for (i = 0; i <= a->D; i++) {
+			double ai = a->v[i], *ri = r.v + i;
+			for (j = a == b ? i : 0; j <= b->D; j++) {
+				double v = ai + b->v[j];
+				if (v < ri[j])
+					ri[j] = v;
+			}
+		}
 	else
 		for (i = 0; i < na; i++)
 			for (j = a == b ? i : 0; j < nb; j++) { /* (a with itself: each pair once) */

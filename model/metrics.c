@@ -283,6 +283,15 @@ static double step_of_variant(const struct weigh *g, const struct job *j, struct
 	return out->valid ? out->step_ms : 0;
 }
 
+/* Variant j's step cannot come under `beat`: it has none, or what it takes at least (its
+ * compute and bubble, workload_floor) is not under it. Then its step, which routes its
+ * communicators, is not worth computing: the advice would not take it. */
+static bool cannot_beat(const struct weigh *g, const struct job *j, double beat)
+{
+	double floor_ms = workload_floor(g->d, g->cat, g->t, g->f, j);
+	return floor_ms <= 0 || floor_ms >= beat;
+}
+
 /* Which dimension a variant changed most, in words ("DP's allreduce at 60.1 instead of
  * 42.4 GB/s busbw"). */
 static void change_words(const struct workload *a, const struct workload *b, char *buf, size_t size)
@@ -313,6 +322,8 @@ static void advise_algorithm(struct metrics *m, const struct weigh *g)
 		if (a == g->d->job.algo)
 			continue;
 		j.algo = a;
+		if (cannot_beat(g, &j, 0.98 * best_step))
+			continue;
 		step = step_of_variant(g, &j, &v);
 		if (step > 0 && step < 0.98 * best_step) {
 			best_step = step;
@@ -370,6 +381,7 @@ static void advise_memory(struct metrics *m, const struct weigh *g)
 			if (rc)
 				j.recompute = order[rc];
 			for (z = base->zero; z <= 3; z++) {
+				bool skip;
 				j.zero = z;
 				if (!memory_of(g, &j, gb, &mem))
 					break;
@@ -377,7 +389,9 @@ static void advise_memory(struct metrics *m, const struct weigh *g)
 					most = mem;
 				if (!mem.fits)
 					continue;
-				if (step_of_variant(g, &j, &v) > 0 && (!any || v.step_ms < best)) {
+				/* (A variant that has no step, or cannot beat the best, is not weighed.) */
+				skip = any ? cannot_beat(g, &j, best) : workload_floor(g->d, g->cat, g->t, g->f, &j) <= 0;
+				if (!skip && step_of_variant(g, &j, &v) > 0 && (!any || v.step_ms < best)) {
 					best = v.step_ms;
 					best_job = j;
 					best_mem = mem;
@@ -420,7 +434,7 @@ static void advise_if_better(struct metrics *m, const struct weigh *g, const str
 	const struct workload *w = &m->work;
 	struct job_memory mem;
 	char why[240];
-	if (step_of_variant(g, j, &v) <= 0 || v.step_ms >= 0.98 * w->step_ms)
+	if (cannot_beat(g, j, 0.98 * w->step_ms) || step_of_variant(g, j, &v) <= 0 || v.step_ms >= 0.98 * w->step_ms)
 		return;
 	if (w->mem.fits && memory_of(g, j, w->mem.capacity / 1e9, &mem) && !mem.fits)
 		return; /* it would not fit */

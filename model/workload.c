@@ -507,12 +507,29 @@ static void job_gpus(const struct design *d, const struct catalog *cat, const st
 		*slow = catalog_gpu(cat, DESIGN_SERVER(d, 0)->gpu);
 }
 
+/* T_calc and the pipeline bubble of job j in shape s on `gpu` (workload.h): one_size's and
+ * workload_floor's. */
+static void compute_of(const struct job *j, const struct job_shape *s, const struct cat_gpu *gpu, double *compute_ms,
+		       double *bubble_ms)
+{
+	double P = (j->active_params_b > 0 && j->active_params_b < j->params_b ? j->active_params_b : j->params_b) * 1e9;
+	double tokens = s->seqs * j->seq_len;
+	bool full = j->recompute == RECOMPUTE_FULL;
+	*compute_ms = 0;
+	if (j->compute_ms > 0)
+		*compute_ms = j->compute_ms;
+	else if (gpu && gpu->bf16_tflops > 0 && j->mfu > 0)
+		*compute_ms = (full ? 8.0 : 6.0) * P * tokens / (s->gpus * gpu->bf16_tflops * 1e12 * j->mfu) * 1000.0;
+	/* 1F1B's bubble, (pp - 1) / m of the compute; interleaved over vp virtual stages,
+	 * (pp - 1) / (m vp) (Narayanan et al., 2021, section 2.2.2). */
+	*bubble_ms = s->pp > 1 ? *compute_ms * (s->pp - 1) / ((double)s->micro_batches * s->vp) : 0;
+}
+
 static void one_size(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
 		     const struct job *j, const struct job_shape *s, bool detail, struct workload *w)
 {
 	const struct cat_gpu *gpu, *small;
 	int b = dtype_bytes(j->dtype), mb = s->micro_batches, k;
-	double P = (j->active_params_b > 0 && j->active_params_b < j->params_b ? j->active_params_b : j->params_b) * 1e9;
 	double act, layers, per_layer;
 	bool full = j->recompute == RECOMPUTE_FULL;
 	struct comm comm, *cm = &comm;
@@ -532,17 +549,9 @@ static void one_size(const struct design *d, const struct catalog *cat, const st
 	act = s->micro_seqs * ((double)j->seq_len / s->cp) * (double)j->hidden * b;
 	layers = (double)j->layers / s->pp;
 	w->compute_given = j->compute_ms > 0;
-	w->compute_ms = 0;
-	if (w->compute_given)
-		w->compute_ms = j->compute_ms;
-	else if (gpu && gpu->bf16_tflops > 0 && j->mfu > 0)
-		w->compute_ms = (full ? 8.0 : 6.0) * P * w->tokens_per_step / (s->gpus * gpu->bf16_tflops * 1e12 * j->mfu) *
-				1000.0;
+	compute_of(j, s, gpu, &w->compute_ms, &w->bubble_ms);
 	w->backward_ms = (full ? 0.75 : 2.0 / 3.0) * w->compute_ms / mb;
 	w->forward_ms = w->compute_ms / mb - w->backward_ms;
-	/* 1F1B's bubble, (pp - 1) / m of the compute; interleaved over vp virtual stages,
-	 * (pp - 1) / (m vp) (Narayanan et al., 2021, section 2.2.2). */
-	w->bubble_ms = s->pp > 1 ? w->compute_ms * (s->pp - 1) / ((double)mb * s->vp) : 0;
 	job_memory(j, s, small ? small->memory_GB : 0, &w->mem);
 	snprintf(w->mem_gpu, sizeof w->mem_gpu, "%s", small ? small->name : "");
 
@@ -631,6 +640,21 @@ void workload_step(const struct design *d, const struct catalog *cat, const stru
 		   const struct job *j, struct workload *w)
 {
 	w->valid = step_of(d, cat, t, f, j, false, w);
+}
+
+double workload_floor(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
+		      const struct job *j)
+{
+	const struct cat_gpu *gpu, *small;
+	struct job_shape s;
+	double compute, bubble;
+	/* (step_of's checks, but for the connection: a floor where there is no step is safe.) */
+	if (!d->servers.n || f->gpus < 1 || j->params_b <= 0 || j->seq_len <= 0 || j->global_batch <= 0 ||
+	    !job_shape(j, f->gpus, 0, &s, NULL, 0, NULL))
+		return 0;
+	job_gpus(d, cat, t, &gpu, &small);
+	compute_of(j, &s, gpu, &compute, &bubble);
+	return compute + bubble;
 }
 
 void workload_compute(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,

@@ -136,6 +136,12 @@ void workload_curve(const struct design *d, const struct catalog *cat, struct to
  * fabric: the step only, no curve, no bounds. */
 void workload_step(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
 		   const struct job *j, struct workload *w);
+/* What job j's step takes at least, without routing anything: its T_calc + bubble, the
+ * sum the step adds its exposed communication to (each dimension's at least 0), so the
+ * step, computed the same way, is never below it; 0 when j has no step on these GPUs (its
+ * degrees do not fit, or no compute time). The advice skips the variants this rules out. */
+double workload_floor(const struct design *d, const struct catalog *cat, const struct topo *t, const struct fabric *f,
+		      const struct job *j);
 /* The job's problems: the degrees that do not fit (an error, when the workload had them:
  * another --gpus), and memory beyond the GPU's (a warning with the numbers). */
 void workload_problems(const struct workload *w, struct ncf_diag *diag);
