@@ -322,7 +322,9 @@ static void advise_algorithm(struct metrics *m, const struct weigh *g)
 		if (a == g->d->job.algo)
 			continue;
 		j.algo = a;
-		if (cannot_beat(g, &j, 0.98 * best_step))
+		/* (The algorithm moves neither T_calc nor the bubble: the job's own are the
+		 * variant's floor, workload_floor's sum to the bit.) */
+		if (w->compute_ms + w->bubble_ms >= 0.98 * best_step)
 			continue;
 		step = step_of_variant(g, &j, &v);
 		if (step > 0 && step < 0.98 * best_step) {
