@@ -585,3 +585,70 @@ Test(job, micro_batch_size_and_the_interleaved_bubble)
 	cr_assert(strstr(why, "micro_batch_size") != NULL, "%s", why);
 	design_free(&d);
 }
+
+/* The floor the advice rules variants out by (workload_floor): T_calc + bubble, never above
+ * the step the same job gets. 70B on 4 x 8 h100, TP 8, PP 4, 32 micro-batches, given 1000
+ * ms of compute: 1000 + 1000 x 3 / 32 = 1093.75 ms; full recomputation takes the given
+ * compute as it is (only a computed T_calc grows by 8/6), so the floor stays. Computed from
+ * the GPUs instead (the fixture's h100 at 989.5 TFLOPS, MFU 0.4; 64 x 4096 tokens on 32 GPUs):
+ * 6 x 70e9 x 262,144 / (32 x 989.5e12 x 0.4) = 8,692.9 ms, + 3/32 of it; full recomputation
+ * 8/6 of both.
+ * A job whose degrees do not fit (TP 64 on 32 GPUs) has no step: floor 0. */
+Test(job, the_step_floor_is_compute_and_bubble_never_above_the_step)
+{
+	struct design d;
+	struct topo t;
+	static struct workload v;
+	struct job j;
+	int zero, sp, rc, algo;
+	llama70b(&d);
+	d.job.pp = 4;
+	d.job.global_batch = 64;
+	d.job.micro_batch_size = 2;
+	d.job.compute_ms = 1000;
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert(m.work.valid, "%s", m.work.why);
+	topo_build(&d, &cat, 0, &t);
+	cr_assert_float_eq(workload_floor(&d, &cat, &t, &m.fabric, &d.job), 1093.75, 1e-9);
+	j = d.job;
+	j.recompute = RECOMPUTE_FULL;
+	cr_assert_float_eq(workload_floor(&d, &cat, &t, &m.fabric, &j), 1093.75, 1e-9);
+	topo_free(&t);
+	d.job.compute_ms = 0;
+	d.job.mfu = 0.4;
+	metrics_compute(&d, &cat, GiB, 0, &m);
+	cr_assert(m.work.valid, "%s", m.work.why);
+	topo_build(&d, &cat, 0, &t);
+	{
+		double c = 6 * 70e9 * 64 * 4096 / (32 * 989.5e12 * 0.4) * 1000;
+		cr_assert(close_rel(c, 8692.875, 1e-6), "%f", c);
+		cr_assert(close_rel(workload_floor(&d, &cat, &t, &m.fabric, &d.job), c * (1 + 3.0 / 32), 1e-12));
+		j = d.job;
+		j.recompute = RECOMPUTE_FULL;
+		cr_assert(close_rel(workload_floor(&d, &cat, &t, &m.fabric, &j), c * 8 / 6 * (1 + 3.0 / 32), 1e-12));
+	}
+	/* Never above the step, for every variant the advice weighs (to the bit: the step adds
+	 * its exposed communication to this very sum). */
+	for (zero = 0; zero <= 3; zero++)
+		for (sp = 0; sp <= 1; sp++)
+			for (rc = 0; rc < 3; rc++) /* selective, none, full */
+				for (algo = ALGO_AUTO; algo <= ALGO_COLLNET; algo++) {
+					double fl;
+					j = d.job;
+					j.zero = zero;
+					j.sequence_parallel = sp;
+					j.recompute = rc;
+					j.algo = algo;
+					fl = workload_floor(&d, &cat, &t, &m.fabric, &j);
+					workload_step(&d, &cat, &t, &m.fabric, &j, &v);
+					cr_assert(v.valid, "%s", v.why);
+					cr_assert_gt(fl, 0);
+					cr_assert_leq(fl, v.step_ms, "zero %d sp %d recompute %d algo %d", zero, sp, rc, algo);
+					cr_assert_eq(fl, v.compute_ms + v.bubble_ms);
+				}
+	j = d.job;
+	j.tp = 64;
+	cr_assert_eq(workload_floor(&d, &cat, &t, &m.fabric, &j), 0);
+	topo_free(&t);
+	design_free(&d);
+}
