@@ -391,8 +391,8 @@ static void advise_memory(struct metrics *m, const struct weigh *g)
 					most = mem;
 				if (!mem.fits)
 					continue;
-				/* (A variant that has no step, or cannot beat the best, is not weighed.) */
-				skip = any ? cannot_beat(g, &j, best) : workload_floor(g->d, g->cat, g->t, g->f, &j) <= 0;
+				/* (Once there is a best, a variant that cannot beat it is not weighed.) */
+				skip = any && cannot_beat(g, &j, best);
 				if (!skip && step_of_variant(g, &j, &v) > 0 && (!any || v.step_ms < best)) {
 					best = v.step_ms;
 					best_job = j;
