@@ -10,15 +10,20 @@
 
 /* ---- names to indices, once per build --------------------------------------------- */
 
-struct name_ix {
-	const char *name;
-	int kind, index;
+/* Group names to (kind, index): an open-addressing table, built once per build. A slot is
+ * the name's hash (high half, to pass over other names without comparing them) and
+ * kind << 28 | index + 1 (0: empty); the name itself is the design's. */
+struct names {
+	const struct design *d;
+	unsigned long long *v;
+	size_t cap;
+	bool dups;               /* some name is taken twice: no guessing (names_find_near) */
 };
 
-/* Group names to (kind, index): an open-addressing table, built once per build. */
-struct names {
-	struct name_ix *v;
-	size_t cap;
+/* A name's place as last found, for the next lookup's guess. */
+struct name_ref {
+	int kind, index;
+	int step;                /* the guess that was right last: 1 the next group, 0 the same */
 };
 
 static unsigned long name_hash(const char *s)
@@ -31,39 +36,92 @@ static unsigned long name_hash(const char *s)
 	return (unsigned long)(h ^ h >> 32);
 }
 
+static const char *group_name(const struct design *d, int kind, size_t i)
+{
+	switch (kind) {
+	case GK_SERVER:
+		return i < d->servers.n ? DESIGN_SERVER(d, i)->name : NULL;
+	case GK_DOMAIN:
+		return i < d->domains.n ? DESIGN_DOMAIN(d, i)->name : NULL;
+	case GK_SWITCH:
+		return i < d->switches.n ? DESIGN_SWITCH(d, i)->name : NULL;
+	default:
+		return NULL;
+	}
+}
+
 static void names_build(const struct design *d, struct names *nm)
 {
 	size_t i, n = d->servers.n + d->domains.n + d->switches.n, k;
+	nm->d = d;
+	nm->dups = false;
 	nm->cap = 16; /* a power of two at least twice the names: slots by mask, not division */
 	while (nm->cap < n * 2 + 8)
 		nm->cap *= 2;
 	nm->v = xcalloc(nm->cap, sizeof *nm->v);
 	for (k = 0; k < 3; k++) {
+		int kind = k == 0 ? GK_SERVER : k == 1 ? GK_DOMAIN : GK_SWITCH;
 		size_t count = k == 0 ? d->servers.n : k == 1 ? d->domains.n : d->switches.n;
 		for (i = 0; i < count; i++) {
-			const char *name = k == 0 ? DESIGN_SERVER(d, i)->name
-					   : k == 1 ? DESIGN_DOMAIN(d, i)->name : DESIGN_SWITCH(d, i)->name;
-			size_t j = name_hash(name) & (nm->cap - 1);
-			while (nm->v[j].name && strcmp(nm->v[j].name, name))
-				j = (j + 1) & (nm->cap - 1);
-			if (nm->v[j].name)
-				continue; /* a duplicate name: the first one counts (check.c reports it) */
-			nm->v[j] = (struct name_ix){ name, k == 0 ? GK_SERVER : k == 1 ? GK_DOMAIN : GK_SWITCH, (int)i };
+			const char *name = group_name(d, kind, i);
+			unsigned long hv = name_hash(name);
+			unsigned long long hi = (unsigned long long)(unsigned)hv << 32;
+			size_t j = hv & (nm->cap - 1);
+			for (; nm->v[j]; j = (j + 1) & (nm->cap - 1))
+				if ((nm->v[j] & ~0xffffffffull) == hi &&
+				    !strcmp(group_name(d, (int)(nm->v[j] >> 28 & 0xf), (nm->v[j] & 0xfffffff) - 1), name))
+					break;
+			if (nm->v[j]) {
+				nm->dups = true; /* the first one counts (check.c reports it) */
+				continue;
+			}
+			nm->v[j] = hi | (unsigned long long)kind << 28 | (i + 1);
 		}
 	}
 }
 
 static int names_find(const struct names *nm, const char *name, int *index)
 {
-	size_t j = name_hash(name) & (nm->cap - 1);
-	while (nm->v[j].name) {
-		if (!strcmp(nm->v[j].name, name)) {
-			*index = nm->v[j].index;
-			return nm->v[j].kind;
+	unsigned long hv = name_hash(name);
+	unsigned long long hi = (unsigned long long)(unsigned)hv << 32;
+	size_t j = hv & (nm->cap - 1);
+	for (; nm->v[j]; j = (j + 1) & (nm->cap - 1)) {
+		int kind = (int)(nm->v[j] >> 28 & 0xf);
+		size_t i = (nm->v[j] & 0xfffffff) - 1;
+		if ((nm->v[j] & ~0xffffffffull) == hi && !strcmp(group_name(nm->d, kind, i), name)) {
+			*index = (int)i;
+			return kind;
 		}
-		j = (j + 1) & (nm->cap - 1);
 	}
+	*index = 0;
 	return GK_NONE;
+}
+
+/* names_find, trying first the group after the last one found at *near and that group
+ * itself (bundles are mostly written in the order of their groups: pod0 to leaf0, pod1
+ * to leaf1, then every leaf to the spine). A guess is only taken when no name is taken
+ * twice, so that it is the group the table would give. */
+static int names_find_near(const struct names *nm, const char *name, int *index, struct name_ref *near)
+{
+	int kind, k;
+	if (!nm->dups && near->kind != GK_NONE)
+		for (k = 0; k < 2; k++) {
+			/* The step that matched last time first: 1 (the next group) or 0 (the same). */
+			int step = k == 0 ? near->step : 1 - near->step;
+			const char *g = group_name(nm->d, near->kind, (size_t)near->index + (size_t)step);
+			if (g && !strcmp(g, name)) {
+				near->index += step;
+				near->step = step;
+				*index = near->index;
+				return near->kind;
+			}
+		}
+	kind = names_find(nm, name, index);
+	if (kind != GK_NONE) {
+		near->kind = kind;
+		near->index = *index;
+	}
+	return kind;
 }
 
 /* ---- the build context ------------------------------------------------------------- */
@@ -86,9 +144,11 @@ struct swinfo {                /* per switch group */
 	long peer_links;            /* per switch: its links over every peer bundle */
 	double peer_GBps;           /* their capacity */
 	int peer_class;             /* switch groups joined by peer bundles: the least of them */
+	long class_members;         /* switches of every group in its peer class */
 	int protocol;
 	bool ar;                    /* adaptive routing capable */
 	bool known;
+	bool sharp;                 /* its model reduces in the network (topo_switch.sharp) */
 };
 
 /* Catalog lookups, remembered for one build: the groups of a design mostly name the same
@@ -115,6 +175,7 @@ struct ctx {
 	struct memo m_nic, m_gpu_part, m_fabric_part, m_switch_part;
 	int *srv_speed, *sw_speed;  /* port speed at each end: slowest compute NIC, switch port */
 	int *from_first, *from_next; /* bundles of each server group (as `from`), in design order */
+	void *scratch;              /* one block holding the arrays above and below (freed at the end) */
 	int *ng_of_server;          /* node group of each server group, -1 */
 	int nmesh;                  /* mesh bundles in the design */
 	int *sw_net;                /* network of each switch group: the least switch group it is joined to */
@@ -192,17 +253,44 @@ static int end_gbps(const struct ctx *c, int kind, int i)
 	return kind == GK_SERVER ? c->srv_speed[i] : kind == GK_SWITCH ? c->sw_speed[i] : 0;
 }
 
+/* Aligned slices of one block: a build's tables cost one allocation, and none is cleared
+ * (each entry is set as it is made). */
+static void *carve(char **at, size_t n, size_t size)
+{
+	void *p = *at;
+	*at += (n * size + 15) / 16 * 16;
+	return p;
+}
+
+static int sw_tier(const struct ctx *c, int kind, int i)
+{
+	return kind == GK_SWITCH ? c->sw[i].tier : 0;
+}
+
 static void resolve_bundles(struct ctx *c)
 {
 	const struct design *d = c->d;
-	size_t i, k;
-	c->rb = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->rb);
-	c->offset = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->offset);
-	c->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw);
-	c->srv_speed = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *c->srv_speed);
-	c->sw_speed = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw_speed);
-	c->from_first = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *c->from_first);
-	c->from_next = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->from_next);
+	size_t i, k, nb = d->bundles.n ? d->bundles.n : 1, nsv = d->servers.n ? d->servers.n : 1,
+		     nsw = d->switches.n ? d->switches.n : 1, nkey = d->servers.n + d->switches.n + 1;
+	struct name_ref near_from = { GK_NONE, 0, 1 }, near_to = { GK_NONE, 0, 1 };
+	int *last, *first;
+	char *at;
+	size_t bytes = (nb * sizeof *c->rb + 15) / 16 * 16 + (nb * sizeof *c->offset + 15) / 16 * 16 +
+		       (nsw * sizeof *c->sw + 15) / 16 * 16 + (nb * sizeof(int) + 15) / 16 * 16 +
+		       3 * ((nsw * sizeof(int) + 15) / 16 * 16) + 2 * ((nkey * sizeof(int) + 15) / 16 * 16) +
+		       2 * ((nsv * sizeof(int) + 15) / 16 * 16);
+	c->scratch = at = xmalloc(bytes);
+	c->rb = carve(&at, nb, sizeof *c->rb);
+	c->offset = carve(&at, nb, sizeof *c->offset);
+	c->sw = carve(&at, nsw, sizeof *c->sw);
+	c->from_next = carve(&at, nb, sizeof(int));
+	c->sw_speed = carve(&at, nsw, sizeof(int));
+	c->sw_net = carve(&at, nsw, sizeof(int));
+	last = carve(&at, nkey, sizeof(int));
+	first = carve(&at, nkey, sizeof(int));
+	c->srv_speed = carve(&at, nsv, sizeof(int));
+	c->ng_of_server = carve(&at, nsv, sizeof(int));
+	c->from_first = first; /* a server group's key is its index */
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		int best = 0;
@@ -213,94 +301,90 @@ static void resolve_bundles(struct ctx *c)
 				best = sp;
 		}
 		c->srv_speed[i] = best;
-		c->from_first[i] = -1;
+		c->ng_of_server[i] = -1;
 	}
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *g = DESIGN_SWITCH(d, i);
 		const struct cat_switch *cs = switch_part(c, g->model);
-		c->sw[i].members = g->count;
-		c->sw[i].tier = g->role + 1;
-		c->sw[i].up_bundle = c->sw[i].peer_bundle = -1;
-		c->sw[i].known = cs != NULL;
-		c->sw[i].protocol = cs ? cs->protocol : PROTO_ETHERNET;
-		c->sw[i].ar = cs && cs->adaptive_routing;
+		c->sw[i] = (struct swinfo){
+			.members = g->count,
+			.tier = g->role + 1,
+			.up_bundle = -1,
+			.peer_bundle = -1,
+			.peer_class = (int)i,
+			.known = cs != NULL,
+			.protocol = cs ? cs->protocol : PROTO_ETHERNET,
+			.ar = cs && cs->adaptive_routing,
+			.sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND,
+		};
 		c->sw_speed[i] = switch_port_gbps(g, cs);
+		c->sw_net[i] = (int)i;
 	}
+	for (i = 0; i < nkey; i++)
+		first[i] = last[i] = -1;
+	/* Each bundle's ends and speed; then the same ends wired the same way: one bundle
+	 * written as two (its links add up). Only bundles from the same group can match:
+	 * compare along that group's list (which, for a server group, is its planes'). Then
+	 * the positions of the lower groups in each switch group, in bundle order. */
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		struct rbundle *r = &c->rb[i];
-		int a, z;
-		r->fk = names_find(&c->nm, b->from, &r->fi);
-		r->tk = names_find(&c->nm, b->to, &r->ti);
+		int a, z, key, o;
+		r->fk = names_find_near(&c->nm, b->from, &r->fi, &near_from);
+		r->tk = names_find_near(&c->nm, b->to, &r->ti, &near_to);
 		r->links = b->links_each > 0 ? b->links_each : 1;
 		r->wiring = b->wiring;
 		r->lag = b->lag;
+		r->merged = false;
 		/* Its own speed, or the slower of its two ends (check.c's bundle_speed_gbps). */
 		a = end_gbps(c, r->fk, r->fi);
 		z = end_gbps(c, r->tk, r->ti);
 		r->gbps = b->speed_gbps ? b->speed_gbps : (a && z ? (a < z ? a : z) : (a ? a : z));
 		c->from_next[i] = -1;
+		c->offset[i] = 0;
 		if (r->wiring == WIRE_MESH)
 			c->nmesh++;
-	}
-	/* The same ends wired the same way: one bundle written as two (its links add up). Only
-	 * bundles from the same group can match: compare along that group's list. */
-	{
-		int *last = xcalloc(d->servers.n + d->switches.n + 1, sizeof *last);
-		int *first = xcalloc(d->servers.n + d->switches.n + 1, sizeof *first);
-		int *next = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *next);
-		for (i = 0; i < d->servers.n + d->switches.n; i++)
-			first[i] = last[i] = -1;
-		for (i = 0; i < d->bundles.n; i++) {
-			struct rbundle *r = &c->rb[i];
-			int key = r->fk == GK_SERVER ? r->fi : r->fk == GK_SWITCH ? (int)d->servers.n + r->fi : -1;
-			int o;
-			next[i] = -1;
-			if (key < 0)
-				continue;
-			for (o = first[key]; o >= 0; o = next[o]) {
-				struct rbundle *q = &c->rb[o];
-				if (!q->merged && q->tk == r->tk && q->ti == r->ti && q->wiring == r->wiring && q->lag == r->lag &&
-				    q->gbps == r->gbps) {
-					q->links += r->links;
-					r->merged = true;
-					break;
-				}
-			}
-			if (r->merged)
-				continue;
-			if (first[key] < 0)
-				first[key] = (int)i;
-			else
-				next[last[key]] = (int)i;
-			last[key] = (int)i;
-		}
-		/* Each server group's bundles, in order, for its planes. */
-		for (i = 0; i < d->servers.n; i++)
-			c->from_first[i] = first[i];
-		for (i = 0; i < d->bundles.n; i++)
-			c->from_next[i] = next[i];
-		free(last);
-		free(first);
-		free(next);
-	}
-	/* Positions of the lower groups in each switch group, in bundle order. */
-	for (i = 0; i < d->bundles.n; i++) {
-		struct rbundle *r = &c->rb[i];
-		if (r->merged || r->tk != GK_SWITCH || (r->fk != GK_SERVER && r->fk != GK_SWITCH))
+		key = r->fk == GK_SERVER ? r->fi : r->fk == GK_SWITCH ? (int)d->servers.n + r->fi : -1;
+		if (key < 0)
 			continue;
-		if (tier_of(c, r->fk, r->fi) >= tier_of(c, r->tk, r->ti))
-			continue; /* a peer bundle */
-		c->offset[i] = c->sw[r->ti].positions;
-		c->sw[r->ti].positions += group_members(c, r->fk, r->fi);
+		for (o = first[key]; o >= 0; o = c->from_next[o]) {
+			struct rbundle *q = &c->rb[o];
+			if (q->tk == r->tk && q->ti == r->ti && q->wiring == r->wiring && q->lag == r->lag && q->gbps == r->gbps) {
+				q->links += r->links;
+				r->merged = true;
+				break;
+			}
+		}
+		if (r->merged)
+			continue;
+		if (first[key] < 0)
+			first[key] = (int)i;
+		else
+			c->from_next[last[key]] = (int)i;
+		last[key] = (int)i;
+		if (r->tk == GK_SWITCH && sw_tier(c, r->fk, r->fi) < c->sw[r->ti].tier) {
+			c->offset[i] = c->sw[r->ti].positions;
+			c->sw[r->ti].positions += group_members(c, r->fk, r->fi);
+		}
 	}
+	/* Switch to switch: uplinks, peer links, peer classes (switch groups joined by peer
+	 * bundles, one component at the peer stage) and networks (switch groups joined by
+	 * bundles; a plane's network is its leaf's class), the classes by union-find, each
+	 * named after its least group whatever the order of the unions. */
 	for (i = 0; i < d->bundles.n; i++) {
 		struct rbundle *r = &c->rb[i];
 		struct swinfo *s;
+		int a, b;
 		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH)
 			continue;
 		s = &c->sw[r->fi];
-		if (tier_of(c, r->tk, r->ti) > s->tier) {
+		for (a = r->fi; c->sw_net[a] != a; a = c->sw_net[a])
+			;
+		for (b = r->ti; c->sw_net[b] != b; b = c->sw_net[b])
+			;
+		if (a != b)
+			c->sw_net[a > b ? a : b] = a < b ? a : b;
+		if (c->sw[r->ti].tier > s->tier) {
 			s->up_ports += r->links;
 			if (s->up_bundle < 0) {
 				s->up_bundle = (int)i;
@@ -324,52 +408,23 @@ static void resolve_bundles(struct ctx *c)
 				o->peer_links += r->links * near;
 				o->peer_GBps += r->links * near * r->gbps / 8.0;
 			}
+			for (a = r->fi; c->sw[a].peer_class != a; a = c->sw[a].peer_class)
+				;
+			for (b = r->ti; c->sw[b].peer_class != b; b = c->sw[b].peer_class)
+				;
+			if (a != b)
+				c->sw[a > b ? a : b].peer_class = a < b ? a : b;
 		}
 	}
-	/* Peer classes: switch groups joined by peer bundles, one component at the peer stage. */
-	for (i = 0; i < d->switches.n; i++)
-		c->sw[i].peer_class = (int)i;
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct rbundle *r = &c->rb[i];
-		int a, b;
-		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
-			continue;
-		for (a = r->fi; c->sw[a].peer_class != a; a = c->sw[a].peer_class)
-			;
-		for (b = r->ti; c->sw[b].peer_class != b; b = c->sw[b].peer_class)
-			;
-		if (a != b)
-			c->sw[a > b ? a : b].peer_class = a < b ? a : b;
-	}
+	/* Roots are least in their class: one pass upwards leaves every group on its root. */
 	for (i = 0; i < d->switches.n; i++) {
-		int a = (int)i;
-		while (c->sw[a].peer_class != a)
-			a = c->sw[a].peer_class;
-		c->sw[i].peer_class = a;
+		struct swinfo *s = &c->sw[i];
+		s->peer_class = c->sw[s->peer_class].peer_class;
+		c->sw_net[i] = c->sw_net[c->sw_net[i]];
+		c->sw[s->peer_class].class_members += s->members;
 	}
-	/* Networks: switch groups joined by bundles (union-find; a plane's network is its
-	 * leaf's class). */
-	c->sw_net = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw_net);
 	for (i = 0; i < d->switches.n; i++)
-		c->sw_net[i] = (int)i;
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct rbundle *r = &c->rb[i];
-		int a, b;
-		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH)
-			continue;
-		for (a = r->fi; c->sw_net[a] != a; a = c->sw_net[a])
-			;
-		for (b = r->ti; c->sw_net[b] != b; b = c->sw_net[b])
-			;
-		if (a != b)
-			c->sw_net[a > b ? a : b] = a < b ? a : b;
-	}
-	for (i = 0; i < d->switches.n; i++) {
-		int a = (int)i;
-		while (c->sw_net[a] != a)
-			a = c->sw_net[a];
-		c->sw_net[i] = a;
-	}
+		c->sw[i].class_members = c->sw[c->sw[i].peer_class].class_members;
 }
 
 /* ---- partitions ---------------------------------------------------------------------
@@ -942,11 +997,7 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 			if (s->peer_bundle >= 0 && s->peer_links > 0 && lv + 1 < TOPO_MAX_LEVELS) {
 				const struct rbundle *pr = &c->rb[s->peer_bundle];
 				struct topo_level *nx = &p->level[lv + 1];
-				long members = 0;
-				size_t k;
-				for (k = 0; k < c->d->switches.n; k++)
-					if (c->sw[k].peer_class == s->peer_class)
-						members += c->sw[k].members;
+				long members = s->class_members;
 				at->uplinks = (int)s->peer_links;
 				at->link_GBps = s->peer_GBps / s->peer_links;
 				at->lag = pr->lag;
@@ -1137,9 +1188,6 @@ static void build_ngroups(struct ctx *c)
 	t->ng = xmalloc((d->servers.n ? d->servers.n : 1) * sizeof *t->ng);
 	t->nng = 0;
 	t->planes = xmalloc((d->bundles.n + (size_t)c->nmesh + 1) * sizeof *t->planes);
-	c->ng_of_server = xmalloc((d->servers.n ? d->servers.n : 1) * sizeof *c->ng_of_server);
-	for (i = 0; i < d->servers.n; i++)
-		c->ng_of_server[i] = -1;
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *s = DESIGN_SERVER(d, i);
 		struct topo_ngroup *g;
@@ -1586,7 +1634,7 @@ static int lrange_cmp(const void *pa, const void *pb)
 
 bool topo_leaves_apart(const struct topo *t, int pi)
 {
-	struct lrange *lr = xcalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1), sizeof *lr);
+	struct lrange *lr = xmalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1) * sizeof *lr);
 	size_t nl = 0, q;
 	bool apart = true;
 	int i;
@@ -1602,7 +1650,12 @@ bool topo_leaves_apart(const struct topo *t, int pi)
 		lr[nl].hi = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], g->used - 1));
 		nl++;
 	}
-	qsort(lr, nl, sizeof *lr, lrange_cmp);
+	/* Placement order mostly is leaf order already (a thousand pods, each on its own leaf
+	 * group or the next block of a shared one): sort only when it is not. */
+	for (q = 1; q < nl && lrange_cmp(&lr[q - 1], &lr[q]) <= 0; q++)
+		;
+	if (q < nl)
+		qsort(lr, nl, sizeof *lr, lrange_cmp);
 	for (q = 1; q < nl && apart; q++)
 		if (lr[q].sw == lr[q - 1].sw && lr[q].order == lr[q - 1].order && lr[q].lo < lr[q - 1].hi)
 			apart = false;
@@ -1866,10 +1919,7 @@ static void switch_summary(struct ctx *c)
 		t->sw[i].ar = c->sw[i].ar;
 		t->sw[i].known = c->sw[i].known;
 		t->sw[i].peer_class = c->sw[i].peer_class;
-		{
-			const struct cat_switch *cs = switch_part(c, DESIGN_SWITCH(d, i)->model);
-			t->sw[i].sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
-		}
+		t->sw[i].sharp = c->sw[i].sharp;
 	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
@@ -1947,15 +1997,7 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 	switch_summary(&c);
 	peer_list(&c);
 	free(c.nm.v);
-	free(c.rb);
-	free(c.sw);
-	free(c.offset);
-	free(c.srv_speed);
-	free(c.sw_speed);
-	free(c.from_first);
-	free(c.from_next);
-	free(c.ng_of_server);
-	free(c.sw_net);
+	free(c.scratch);
 }
 
 void topo_free(struct topo *t)
