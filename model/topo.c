@@ -136,6 +136,7 @@ struct rbundle {               /* a bundle with its ends resolved */
 struct swinfo {                /* per switch group */
 	long members;               /* |Y| */
 	long positions;             /* D: members of all groups bundled into it */
+	int nlower;                 /* bundles into it from below */
 	int tier;                   /* 1 leaf, 2 spine, 3 core */
 	long up_ports;              /* uplinks per switch */
 	int up_bundle;              /* first bundle going up from it, -1 */
@@ -170,10 +171,54 @@ struct node_memo {
 	double slot_GBps, ceiling_GBps;
 };
 
+/* ---- partitions ---------------------------------------------------------------------
+ * A partition of the members of one group into components, as an affine-floor function:
+ *   id(v) = floor((v + shift) / size), then mod modulus when modulus > 0; size TOPO_ALL: one.
+ */
+struct part {
+	long size, shift, modulus;
+};
+
+/* Components at one level, over the leaf group's positions x and the plane's rails l:
+ *   node block B(x) = base + floor((x + X.shift) / X.size) [mod X.modulus], or base alone
+ *   when X is one block (X.size TOPO_ALL);
+ *   rail group g(l) = (l mod rail_mod) / rail_block, G = rail_mod / rail_block groups;
+ *   component index ci = B*G + g, which also numbers the level's switches in blocks of mw:
+ *   switch v of the level's group belongs to component floor(v / mw). The numbers are the
+ *   switch group's own, so planes of different node groups bundled into it agree. */
+struct lstate {
+	struct part X;
+	long base;
+	long G, rail_mod, rail_block, mw;
+};
+
+/* The levels a plane's chain gives from one level up, by what they are made from: the
+ * switch group reached, the state of the components there, the plane's links and its
+ * leaf group's positions. Node groups bundled alike (a thousand pods, each on a leaf
+ * group of its own under one spine) climb to the same state one level up, and the chain
+ * above is the same: it is copied, not made again (its problems, already said, would be
+ * said alike). One entry per level: the last chain made from there. */
+struct chain_key {
+	int cur, lv;
+	long L, D;
+	struct lstate st;
+};
+
+struct chain_memo {
+	bool set;
+	struct chain_key key;
+	int nlevels;
+	struct topo_level level[TOPO_MAX_LEVELS];
+};
+
 struct ctx {
 	struct node_memo node;
+	struct chain_memo chain[TOPO_MAX_LEVELS];
 	struct memo m_nic, m_gpu_part, m_fabric_part, m_switch_part;
 	int *srv_speed, *sw_speed;  /* port speed at each end: slowest compute NIC, switch port */
+	int *srv_have;              /* compute ports of a server (NICs known to the catalog) */
+	int *srv_slow;              /* slowest compute NIC known, with ports (0: none) */
+	long *down_links;           /* per switch group, for switch_summary */
 	int *from_first, *from_next; /* bundles of each server group (as `from`), in design order */
 	void *scratch;              /* one block holding the arrays above and below (freed at the end) */
 	int *ng_of_server;          /* node group of each server group, -1 */
@@ -243,11 +288,6 @@ static long group_members(const struct ctx *c, int kind, int i)
 	}
 }
 
-static int tier_of(const struct ctx *c, int kind, int i)
-{
-	return kind == GK_SWITCH ? DESIGN_SWITCH(c->d, i)->role + 1 : 0;
-}
-
 static int end_gbps(const struct ctx *c, int kind, int i)
 {
 	return kind == GK_SERVER ? c->srv_speed[i] : kind == GK_SWITCH ? c->sw_speed[i] : 0;
@@ -278,7 +318,7 @@ static void resolve_bundles(struct ctx *c)
 	size_t bytes = (nb * sizeof *c->rb + 15) / 16 * 16 + (nb * sizeof *c->offset + 15) / 16 * 16 +
 		       (nsw * sizeof *c->sw + 15) / 16 * 16 + (nb * sizeof(int) + 15) / 16 * 16 +
 		       3 * ((nsw * sizeof(int) + 15) / 16 * 16) + 2 * ((nkey * sizeof(int) + 15) / 16 * 16) +
-		       2 * ((nsv * sizeof(int) + 15) / 16 * 16);
+		       4 * ((nsv * sizeof(int) + 15) / 16 * 16) + (nsw * sizeof(long) + 15) / 16 * 16;
 	c->scratch = at = xmalloc(bytes);
 	c->rb = carve(&at, nb, sizeof *c->rb);
 	c->offset = carve(&at, nb, sizeof *c->offset);
@@ -290,17 +330,27 @@ static void resolve_bundles(struct ctx *c)
 	first = carve(&at, nkey, sizeof(int));
 	c->srv_speed = carve(&at, nsv, sizeof(int));
 	c->ng_of_server = carve(&at, nsv, sizeof(int));
+	c->srv_have = carve(&at, nsv, sizeof(int));
+	c->srv_slow = carve(&at, nsv, sizeof(int));
+	c->down_links = carve(&at, nsw, sizeof(long));
 	c->from_first = first; /* a server group's key is its index */
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
-		int best = 0;
+		int best = 0, have = 0, slow = 0;
 		for (k = 0; k < g->nics.n; k++) {
 			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
-			int sp = nic_speed_gbps(n, nic(c, n->model));
+			const struct cat_nic *cn = nic(c, n->model);
+			int sp = nic_speed_gbps(n, cn);
 			if (n->use == NIC_COMPUTE && sp > 0 && (best == 0 || sp < best))
 				best = sp;
+			if (n->use == NIC_COMPUTE && cn)
+				have += n->count * cn->ports;
+			if (n->use == NIC_COMPUTE && cn && n->count > 0 && sp > 0 && (!slow || sp < slow))
+				slow = sp;
 		}
 		c->srv_speed[i] = best;
+		c->srv_have[i] = have;
+		c->srv_slow[i] = slow;
 		c->ng_of_server[i] = -1;
 	}
 	for (i = 0; i < d->switches.n; i++) {
@@ -365,6 +415,7 @@ static void resolve_bundles(struct ctx *c)
 		if (r->tk == GK_SWITCH && sw_tier(c, r->fk, r->fi) < c->sw[r->ti].tier) {
 			c->offset[i] = c->sw[r->ti].positions;
 			c->sw[r->ti].positions += group_members(c, r->fk, r->fi);
+			c->sw[r->ti].nlower++;
 		}
 	}
 	/* Switch to switch: uplinks, peer links, peer classes (switch groups joined by peer
@@ -427,13 +478,7 @@ static void resolve_bundles(struct ctx *c)
 		c->sw[i].class_members = c->sw[c->sw[i].peer_class].class_members;
 }
 
-/* ---- partitions ---------------------------------------------------------------------
- * A partition of the members of one group into components, as an affine-floor function:
- *   id(v) = floor((v + shift) / size), then mod modulus when modulus > 0; size TOPO_ALL: one.
- */
-struct part {
-	long size, shift, modulus;
-};
+/* ---- partitions (struct part, struct lstate above) ---------------------------------- */
 
 static const struct part PART_ONE = { TOPO_ALL, 0, 0 };
 
@@ -528,19 +573,6 @@ static struct upmap up_classes(struct ctx *c, int bi)
 	}
 	return u;
 }
-
-/* Components at one level, over the leaf group's positions x and the plane's rails l:
- *   node block B(x) = base + floor((x + X.shift) / X.size) [mod X.modulus], or base alone
- *   when X is one block (X.size TOPO_ALL);
- *   rail group g(l) = (l mod rail_mod) / rail_block, G = rail_mod / rail_block groups;
- *   component index ci = B*G + g, which also numbers the level's switches in blocks of mw:
- *   switch v of the level's group belongs to component floor(v / mw). The numbers are the
- *   switch group's own, so planes of different node groups bundled into it agree. */
-struct lstate {
-	struct part X;
-	long base;
-	long G, rail_mod, rail_block, mw;
-};
 
 /* Everything joins: one component of `members` switches. */
 static void lstate_one(struct lstate *s, long L, long members)
@@ -934,7 +966,8 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 	const struct rbundle *r = &c->rb[bi];
 	long n = c->sw[r->ti].members, D = c->sw[r->ti].positions, L = r->links;
 	struct lstate st;
-	int cur = r->ti, lv;
+	struct chain_key keys[TOPO_MAX_LEVELS];
+	int cur = r->ti, lv, made = 0, skipped = 0;
 	char path[32];
 	if (n < 1)
 		n = 1;
@@ -985,7 +1018,27 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		struct topo_level *at = &p->level[lv];
 		int ub = s->up_bundle;
 		struct upmap u;
-		memset(at, 0, sizeof *at);
+		struct chain_key *key = &keys[lv];
+		if (lv == 0 && s->nlower <= 1) {
+			/* A leaf group of this plane's alone: no other plane starts from it. */
+			skipped = 1;
+			goto make;
+		}
+		memset(key, 0, sizeof *key); /* compared whole */
+		key->cur = cur;
+		key->lv = lv;
+		key->L = L;
+		key->D = D;
+		key->st = st;
+		if (c->chain[lv].set && !memcmp(&c->chain[lv].key, key, sizeof *key)) {
+			const struct chain_memo *m = &c->chain[lv];
+			memcpy(at, &m->level[lv], (size_t)(m->nlevels - lv) * sizeof *at);
+			p->nlevels = m->nlevels;
+			break;
+		}
+		made = lv + 1;
+	make:
+		/* (p is cleared by build_ngroups: its levels are zero until made.) */
 		at->sw = cur;
 		at->order = 2 * c->sw[cur].tier;
 		at->up_bundle = -1;
@@ -1005,7 +1058,6 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 				at->peer = true;
 				at->pair_links = pr->links;
 				lstate_one(&st, L, members);
-				memset(nx, 0, sizeof *nx);
 				/* One component of every switch group peer bundles join, named after the
 				 * least of them. */
 				nx->sw = s->peer_class;
@@ -1038,6 +1090,13 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		}
 		lstate_norm(&st, D);
 		cur = c->rb[ub].ti;
+	}
+	for (lv = skipped; lv < made; lv++) {
+		struct chain_memo *m = &c->chain[lv];
+		m->set = true;
+		m->key = keys[lv];
+		m->nlevels = p->nlevels;
+		memcpy(&m->level[lv], &p->level[lv], (size_t)(p->nlevels - lv) * sizeof *m->level);
 	}
 }
 
@@ -1313,31 +1372,10 @@ static void build_ngroups(struct ctx *c)
 			g->plane[k].port_base = port;
 			port += g->plane[k].links;
 		}
-		g->wired = port;
-		{
-			int have = 0;
-			for (k = 0; k < s->nics.n; k++) {
-				const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-				const struct cat_nic *cn = nic(c, ns->model);
-				if (ns->use == NIC_COMPUTE && cn)
-					have += ns->count * cn->ports;
-			}
-			if (g->wired > have)
-				g->wired = have;
-		}
+		g->wired = port < c->srv_have[i] ? port : c->srv_have[i];
 		/* The NIC's own speed caps what a link runs at. */
-		{
-			int slow = 0;
-			for (k = 0; k < s->nics.n; k++) {
-				const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-				const struct cat_nic *cn = nic(c, ns->model);
-				int sp = nic_speed_gbps(ns, cn);
-				if (ns->use == NIC_COMPUTE && cn && ns->count > 0 && sp > 0 && (!slow || sp < slow))
-					slow = sp;
-			}
-			if (slow && (!g->port_gbps || slow < g->port_gbps))
-				g->port_gbps = slow;
-		}
+		if (c->srv_slow[i] && (!g->port_gbps || c->srv_slow[i] < g->port_gbps))
+			g->port_gbps = c->srv_slow[i];
 		c->ng_of_server[i] = t->nng;
 		planes_used += g->nplanes;
 		ngroup_nccl(c, g, s, lag_ports);
@@ -1909,17 +1947,21 @@ static void switch_summary(struct ctx *c)
 	const struct design *d = c->d;
 	size_t i;
 	struct topo *t = c->t;
-	long *down_links = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *down_links);
+	long *down_links = c->down_links;
 	t->nsw = (int)d->switches.n;
-	t->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *t->sw);
+	t->sw = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *t->sw);
 	for (i = 0; i < d->switches.n; i++) {
-		t->sw[i].members = c->sw[i].members;
-		t->sw[i].tier = c->sw[i].tier;
-		t->sw[i].protocol = c->sw[i].protocol;
-		t->sw[i].ar = c->sw[i].ar;
-		t->sw[i].known = c->sw[i].known;
-		t->sw[i].peer_class = c->sw[i].peer_class;
-		t->sw[i].sharp = c->sw[i].sharp;
+		const struct swinfo *w = &c->sw[i];
+		t->sw[i] = (struct topo_switch){
+			.members = w->members,
+			.tier = w->tier,
+			.protocol = w->protocol,
+			.ar = w->ar,
+			.known = w->known,
+			.peer_class = w->peer_class,
+			.sharp = w->sharp,
+		};
+		down_links[i] = 0;
 	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
@@ -1927,8 +1969,8 @@ static void switch_summary(struct ctx *c)
 		int ft, tt;
 		if (r->fk == GK_NONE || r->tk == GK_NONE || r->fk == GK_DOMAIN || r->tk == GK_DOMAIN)
 			continue;
-		ft = tier_of(c, r->fk, r->fi);
-		tt = tier_of(c, r->tk, r->ti);
+		ft = sw_tier(c, r->fk, r->fi);
+		tt = sw_tier(c, r->tk, r->ti);
 		if (r->fk == GK_SWITCH && tt > ft) {
 			struct topo_switch *s = &t->sw[r->fi];
 			s->up_GBps += b->links_each * r->gbps / 8.0;
@@ -1952,19 +1994,23 @@ static void switch_summary(struct ctx *c)
 		if (down_links[i] > 0)
 			s->down_GBps = (double)((down_links[i] + s->members - 1) / s->members) * (s->down_GBps / down_links[i]);
 	}
-	free(down_links);
 }
 
 /* The peer bundles, for the bisection's max-flow among the switches they join. */
 static void peer_list(struct ctx *c)
 {
-	size_t i;
+	size_t i, n = 0;
 	struct topo *t = c->t;
-	t->peers = xcalloc(c->d->bundles.n ? c->d->bundles.n : 1, sizeof *t->peers);
 	for (i = 0; i < c->d->bundles.n; i++) {
 		const struct rbundle *r = &c->rb[i];
+		if (!r->merged && r->fk == GK_SWITCH && r->tk == GK_SWITCH && c->sw[r->ti].tier <= c->sw[r->fi].tier)
+			n++;
+	}
+	t->peers = xmalloc((n ? n : 1) * sizeof *t->peers);
+	for (i = 0; i < c->d->bundles.n && (size_t)t->npeers < n; i++) {
+		const struct rbundle *r = &c->rb[i];
 		struct topo_peer *pe;
-		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || c->sw[r->ti].tier > c->sw[r->fi].tier)
 			continue;
 		pe = &t->peers[t->npeers++];
 		pe->a = r->fi;
