@@ -36,7 +36,7 @@ static unsigned long name_hash(const char *s)
 	return (unsigned long)(h ^ h >> 32);
 }
 
-static const char *group_name(const struct design *d, int kind, size_t i)
+static inline const char *group_name(const struct design *d, int kind, size_t i)
 {
 	switch (kind) {
 	case GK_SERVER:
@@ -63,7 +63,8 @@ static void names_build(const struct design *d, struct names *nm)
 		int kind = k == 0 ? GK_SERVER : k == 1 ? GK_DOMAIN : GK_SWITCH;
 		size_t count = k == 0 ? d->servers.n : k == 1 ? d->domains.n : d->switches.n;
 		for (i = 0; i < count; i++) {
-			const char *name = group_name(d, kind, i);
+			const char *name = k == 0 ? DESIGN_SERVER(d, i)->name
+					   : k == 1 ? DESIGN_DOMAIN(d, i)->name : DESIGN_SWITCH(d, i)->name;
 			unsigned long hv = name_hash(name);
 			unsigned long long hi = (unsigned long long)(unsigned)hv << 32;
 			size_t j = hv & (nm->cap - 1);
