@@ -8,33 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- names to indices, once per build --------------------------------------------- */
-
-/* Group names to (kind, index): an open-addressing table, built once per build. A slot is
- * the name's hash (high half, to pass over other names without comparing them) and
- * kind << 28 | index + 1 (0: empty); the name itself is the design's. */
-struct names {
-	const struct design *d;
-	unsigned long long *v;
-	size_t cap;
-	bool dups;               /* some name is taken twice: no guessing (names_find_near) */
-};
+/* ---- names to indices ----------------------------------------------------------------
+ * Bundle ends are found through the design's own name index (design_find: the first group
+ * of each name), which stays built across recomputes of one design. */
 
 /* A name's place as last found, for the next lookup's guess. */
 struct name_ref {
 	int kind, index;
 	int step;                /* the guess that was right last: 1 the next group, 0 the same */
 };
-
-static unsigned long name_hash(const char *s)
-{
-	/* FNV-1a: names such as pod12 and leaf12 differ in a digit or two, and a weaker hash
-	 * clusters them into long probe runs at a thousand groups. */
-	unsigned long long h = 14695981039346656037ull;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return (unsigned long)(h ^ h >> 32);
-}
 
 static inline const char *group_name(const struct design *d, int kind, size_t i)
 {
@@ -50,66 +32,26 @@ static inline const char *group_name(const struct design *d, int kind, size_t i)
 	}
 }
 
-static void names_build(const struct design *d, struct names *nm)
+static int names_find(const struct design *d, const char *name, int *index)
 {
-	size_t i, n = d->servers.n + d->domains.n + d->switches.n, k;
-	nm->d = d;
-	nm->dups = false;
-	nm->cap = 16; /* a power of two at least twice the names: slots by mask, not division */
-	while (nm->cap < n * 2 + 8)
-		nm->cap *= 2;
-	nm->v = xcalloc(nm->cap, sizeof *nm->v);
-	for (k = 0; k < 3; k++) {
-		int kind = k == 0 ? GK_SERVER : k == 1 ? GK_DOMAIN : GK_SWITCH;
-		size_t count = k == 0 ? d->servers.n : k == 1 ? d->domains.n : d->switches.n;
-		for (i = 0; i < count; i++) {
-			const char *name = k == 0 ? DESIGN_SERVER(d, i)->name
-					   : k == 1 ? DESIGN_DOMAIN(d, i)->name : DESIGN_SWITCH(d, i)->name;
-			unsigned long hv = name_hash(name);
-			unsigned long long hi = (unsigned long long)(unsigned)hv << 32;
-			size_t j = hv & (nm->cap - 1);
-			for (; nm->v[j]; j = (j + 1) & (nm->cap - 1))
-				if ((nm->v[j] & ~0xffffffffull) == hi &&
-				    !strcmp(group_name(d, (int)(nm->v[j] >> 28 & 0xf), (nm->v[j] & 0xfffffff) - 1), name))
-					break;
-			if (nm->v[j]) {
-				nm->dups = true; /* the first one counts (check.c reports it) */
-				continue;
-			}
-			nm->v[j] = hi | (unsigned long long)kind << 28 | (i + 1);
-		}
-	}
-}
-
-static int names_find(const struct names *nm, const char *name, int *index)
-{
-	unsigned long hv = name_hash(name);
-	unsigned long long hi = (unsigned long long)(unsigned)hv << 32;
-	size_t j = hv & (nm->cap - 1);
-	for (; nm->v[j]; j = (j + 1) & (nm->cap - 1)) {
-		int kind = (int)(nm->v[j] >> 28 & 0xf);
-		size_t i = (nm->v[j] & 0xfffffff) - 1;
-		if ((nm->v[j] & ~0xffffffffull) == hi && !strcmp(group_name(nm->d, kind, i), name)) {
-			*index = (int)i;
-			return kind;
-		}
-	}
-	*index = 0;
-	return GK_NONE;
+	size_t i = 0;
+	int kind = design_find(d, name, &i);
+	*index = kind != GK_NONE ? (int)i : 0;
+	return kind;
 }
 
 /* names_find, trying first the group after the last one found at *near and that group
  * itself (bundles are mostly written in the order of their groups: pod0 to leaf0, pod1
- * to leaf1, then every leaf to the spine). A guess is only taken when no name is taken
- * twice, so that it is the group the table would give. */
-static int names_find_near(const struct names *nm, const char *name, int *index, struct name_ref *near)
+ * to leaf1, then every leaf to the spine). A guess is only taken when no two groups share
+ * a name (unique: design_names_unique), so that it is the group design_find would give. */
+static int names_find_near(const struct design *d, bool unique, const char *name, int *index, struct name_ref *near)
 {
 	int kind, k;
-	if (!nm->dups && near->kind != GK_NONE)
+	if (unique && near->kind != GK_NONE)
 		for (k = 0; k < 2; k++) {
 			/* The step that matched last time first: 1 (the next group) or 0 (the same). */
 			int step = k == 0 ? near->step : 1 - near->step;
-			const char *g = group_name(nm->d, near->kind, (size_t)near->index + (size_t)step);
+			const char *g = group_name(d, near->kind, (size_t)near->index + (size_t)step);
 			if (g && !strcmp(g, name)) {
 				near->index += step;
 				near->step = step;
@@ -117,7 +59,7 @@ static int names_find_near(const struct names *nm, const char *name, int *index,
 				return near->kind;
 			}
 		}
-	kind = names_find(nm, name, index);
+	kind = names_find(d, name, index);
 	if (kind != GK_NONE) {
 		near->kind = kind;
 		near->index = *index;
@@ -228,7 +170,7 @@ struct ctx {
 	const struct design *d;
 	const struct catalog *cat;
 	struct topo *t;
-	struct names nm;
+	bool unique;                /* no two groups share a name (design_names_unique) */
 	struct rbundle *rb;
 	struct swinfo *sw;
 	long *offset;               /* per bundle: position of the lower group's first member in `to` */
@@ -381,8 +323,8 @@ static void resolve_bundles(struct ctx *c)
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		struct rbundle *r = &c->rb[i];
 		int a, z, key, o;
-		r->fk = names_find_near(&c->nm, b->from, &r->fi, &near_from);
-		r->tk = names_find_near(&c->nm, b->to, &r->ti, &near_to);
+		r->fk = names_find_near(d, c->unique, b->from, &r->fi, &near_from);
+		r->tk = names_find_near(d, c->unique, b->to, &r->ti, &near_to);
 		r->links = b->links_each > 0 ? b->links_each : 1;
 		r->wiring = b->wiring;
 		r->lag = b->lag;
@@ -1252,7 +1194,7 @@ static void build_ngroups(struct ctx *c)
 		const struct server_group *s = DESIGN_SERVER(d, i);
 		struct topo_ngroup *g;
 		int di = -1, port = 0, lag_ports = 0;
-		if (s->domain[0] && names_find(&c->nm, s->domain, &di) != GK_DOMAIN)
+		if (s->domain[0] && names_find(d, s->domain, &di) != GK_DOMAIN)
 			di = -1;
 		if (di >= 0 && domain_ng[di] >= 0) {
 			snprintf(path, sizeof path, "servers[%zu].domain", i);
@@ -2031,7 +1973,7 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 	c.t = t;
 	t->routing = d->fabric.routing;
 	t->qps = d->fabric.qps_per_connection > 0 ? d->fabric.qps_per_connection : 1;
-	names_build(d, &c.nm);
+	c.unique = design_names_unique(d);
 	resolve_bundles(&c);
 	build_ngroups(&c);
 	protocols(&c);
@@ -2043,7 +1985,6 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 		problem(t, NCF_ERROR, "job", "%s", t->disconnect);
 	switch_summary(&c);
 	peer_list(&c);
-	free(c.nm.v);
 	free(c.scratch);
 }
 

@@ -126,13 +126,15 @@ Test(topo_build, a_chain_copied_from_the_last_alike_pod_is_the_one_made_afresh)
 	design_free(&e);
 }
 
-/* Servers s0, s1 and a second s1; two bundles from "s1", to leaves f1 and f2. The first s1
- * counts (check.c reports the second): the guess "the group after the last one found"
- * would take the second s1 for the second bundle. */
+/* Servers s0, s1 and a second s1; two bundles from "s1", to leaves f1 and f2, and 16 more
+ * leaves (past 16 groups the design's names are indexed, and guessed when unique). The
+ * first s1 counts (check.c reports the second): the guess "the group after the last one
+ * found" would take the second s1 for the second bundle. */
 Test(topo_build, a_name_taken_twice_is_the_first_group_of_that_name)
 {
 	struct design d;
 	struct topo t;
+	int i;
 	design_init(&d);
 	SETS(d.name, "dups");
 	add_servers(&d, "s0", 1, "h100", 8, "cx7-400e", 8);
@@ -140,6 +142,11 @@ Test(topo_build, a_name_taken_twice_is_the_first_group_of_that_name)
 	add_servers(&d, "s1", 1, "h100", 8, "cx7-400e", 8);
 	add_switches(&d, "f1", ROLE_LEAF, 1, "eth64x400");
 	add_switches(&d, "f2", ROLE_LEAF, 1, "eth64x400");
+	for (i = 0; i < 16; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "x%d", i);
+		add_switches(&d, name, ROLE_LEAF, 1, "eth64x400");
+	}
 	add_bundle(&d, "s0", "f1", 4, WIRE_TOR);
 	add_bundle(&d, "s1", "f1", 4, WIRE_TOR);
 	add_bundle(&d, "s1", "f2", 4, WIRE_TOR);
