@@ -12,24 +12,29 @@
  * Bundle ends are found through the design's own name index (design_find: the first group
  * of each name), which stays built across recomputes of one design. */
 
+/* The names of one kind of group: where the first is, how far apart they are, how many. */
+struct name_run {
+	const char *first;
+	size_t stride, n;
+};
+
 /* A name's place as last found, for the next lookup's guess. */
 struct name_ref {
+	const struct name_run *run; /* of its kind (NULL: none found yet) */
 	int kind, index;
 	int step;                /* the guess that was right last: 1 the next group, 0 the same */
 };
 
-static inline const char *group_name(const struct design *d, int kind, size_t i)
+/* Per kind (enum group_kind), the design's runs of names; none for other kinds. */
+static void name_runs(const struct design *d, struct name_run runs[GK_SWITCH + 1])
 {
-	switch (kind) {
-	case GK_SERVER:
-		return i < d->servers.n ? DESIGN_SERVER(d, i)->name : NULL;
-	case GK_DOMAIN:
-		return i < d->domains.n ? DESIGN_DOMAIN(d, i)->name : NULL;
-	case GK_SWITCH:
-		return i < d->switches.n ? DESIGN_SWITCH(d, i)->name : NULL;
-	default:
-		return NULL;
-	}
+	memset(runs, 0, (GK_SWITCH + 1) * sizeof *runs);
+	runs[GK_SERVER] = (struct name_run){ d->servers.n ? DESIGN_SERVER(d, 0)->name : NULL, sizeof(struct server_group),
+					     d->servers.n };
+	runs[GK_DOMAIN] = (struct name_run){ d->domains.n ? DESIGN_DOMAIN(d, 0)->name : NULL, sizeof(struct domain_group),
+					     d->domains.n };
+	runs[GK_SWITCH] = (struct name_run){ d->switches.n ? DESIGN_SWITCH(d, 0)->name : NULL, sizeof(struct switch_group),
+					     d->switches.n };
 }
 
 static int names_find(const struct design *d, const char *name, int *index)
@@ -44,23 +49,29 @@ static int names_find(const struct design *d, const char *name, int *index)
  * itself (bundles are mostly written in the order of their groups: pod0 to leaf0, pod1
  * to leaf1, then every leaf to the spine). A guess is only taken when no two groups share
  * a name (unique: design_names_unique), so that it is the group design_find would give. */
-static int names_find_near(const struct design *d, bool unique, const char *name, int *index, struct name_ref *near)
+static int names_find_near(const struct design *d, const struct name_run *runs, bool unique, const char *name, int *index,
+			   struct name_ref *near)
 {
-	int kind, k;
-	if (unique && near->kind != GK_NONE)
-		for (k = 0; k < 2; k++) {
-			/* The step that matched last time first: 1 (the next group) or 0 (the same). */
-			int step = k == 0 ? near->step : 1 - near->step;
-			const char *g = group_name(d, near->kind, (size_t)near->index + (size_t)step);
-			if (g && !strcmp(g, name)) {
-				near->index += step;
-				near->step = step;
-				*index = near->index;
-				return near->kind;
-			}
+	int kind;
+	if (unique && near->run) {
+		size_t i = (size_t)near->index + (size_t)near->step;
+		if (i < near->run->n && !strcmp(near->run->first + i * near->run->stride, name)) {
+			near->index = (int)i;
+			*index = (int)i;
+			return near->kind;
 		}
+		/* The other step: 0 (the same group) after 1, or 1 after 0. */
+		i = (size_t)near->index + (size_t)(1 - near->step);
+		if (i < near->run->n && !strcmp(near->run->first + i * near->run->stride, name)) {
+			near->step = 1 - near->step;
+			near->index = (int)i;
+			*index = (int)i;
+			return near->kind;
+		}
+	}
 	kind = names_find(d, name, index);
-	if (kind != GK_NONE) {
+	if (kind == GK_SERVER || kind == GK_DOMAIN || kind == GK_SWITCH) {
+		near->run = &runs[kind];
 		near->kind = kind;
 		near->index = *index;
 	}
@@ -255,13 +266,15 @@ static void resolve_bundles(struct ctx *c)
 	const struct design *d = c->d;
 	size_t i, k, nb = d->bundles.n ? d->bundles.n : 1, nsv = d->servers.n ? d->servers.n : 1,
 		     nsw = d->switches.n ? d->switches.n : 1, nkey = d->servers.n + d->switches.n + 1;
-	struct name_ref near_from = { GK_NONE, 0, 1 }, near_to = { GK_NONE, 0, 1 };
+	struct name_ref near_from = { NULL, GK_NONE, 0, 1 }, near_to = { NULL, GK_NONE, 0, 1 };
+	struct name_run runs[GK_SWITCH + 1];
 	int *last, *first;
 	char *at;
 	size_t bytes = (nb * sizeof *c->rb + 15) / 16 * 16 + (nb * sizeof *c->offset + 15) / 16 * 16 +
 		       (nsw * sizeof *c->sw + 15) / 16 * 16 + (nb * sizeof(int) + 15) / 16 * 16 +
 		       3 * ((nsw * sizeof(int) + 15) / 16 * 16) + 2 * ((nkey * sizeof(int) + 15) / 16 * 16) +
 		       4 * ((nsv * sizeof(int) + 15) / 16 * 16) + (nsw * sizeof(long) + 15) / 16 * 16;
+	name_runs(d, runs);
 	c->scratch = at = xmalloc(bytes);
 	c->rb = carve(&at, nb, sizeof *c->rb);
 	c->offset = carve(&at, nb, sizeof *c->offset);
@@ -323,8 +336,8 @@ static void resolve_bundles(struct ctx *c)
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		struct rbundle *r = &c->rb[i];
 		int a, z, key, o;
-		r->fk = names_find_near(d, c->unique, b->from, &r->fi, &near_from);
-		r->tk = names_find_near(d, c->unique, b->to, &r->ti, &near_to);
+		r->fk = names_find_near(d, runs, c->unique, b->from, &r->fi, &near_from);
+		r->tk = names_find_near(d, runs, c->unique, b->to, &r->ti, &near_to);
 		r->links = b->links_each > 0 ? b->links_each : 1;
 		r->wiring = b->wiring;
 		r->lag = b->lag;
