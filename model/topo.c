@@ -8,62 +8,74 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- names to indices, once per build --------------------------------------------- */
+/* ---- names to indices ----------------------------------------------------------------
+ * Bundle ends are found through the design's own name index (design_find: the first group
+ * of each name), which stays built across recomputes of one design. */
 
-struct name_ix {
-	const char *name;
+/* The names of one kind of group: where the first is, how far apart they are, how many. */
+struct name_run {
+	const char *first;
+	size_t stride, n;
+};
+
+/* A name's place as last found, for the next lookup's guess. */
+struct name_ref {
+	const struct name_run *run; /* of its kind (NULL: none found yet) */
 	int kind, index;
+	int step;                /* the guess that was right last: 1 the next group, 0 the same */
 };
 
-/* Group names to (kind, index): an open-addressing table, built once per build. */
-struct names {
-	struct name_ix *v;
-	size_t cap;
-};
-
-static unsigned long name_hash(const char *s)
+/* Per kind (enum group_kind), the design's runs of names; none for other kinds. */
+static void name_runs(const struct design *d, struct name_run runs[GK_SWITCH + 1])
 {
-	/* FNV-1a: names such as pod12 and leaf12 differ in a digit or two, and a weaker hash
-	 * clusters them into long probe runs at a thousand groups. */
-	unsigned long long h = 14695981039346656037ull;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return (unsigned long)(h ^ h >> 32);
+	memset(runs, 0, (GK_SWITCH + 1) * sizeof *runs);
+	runs[GK_SERVER] = (struct name_run){ d->servers.n ? DESIGN_SERVER(d, 0)->name : NULL, sizeof(struct server_group),
+					     d->servers.n };
+	runs[GK_DOMAIN] = (struct name_run){ d->domains.n ? DESIGN_DOMAIN(d, 0)->name : NULL, sizeof(struct domain_group),
+					     d->domains.n };
+	runs[GK_SWITCH] = (struct name_run){ d->switches.n ? DESIGN_SWITCH(d, 0)->name : NULL, sizeof(struct switch_group),
+					     d->switches.n };
 }
 
-static void names_build(const struct design *d, struct names *nm)
+static int names_find(const struct design *d, const char *name, int *index)
 {
-	size_t i, n = d->servers.n + d->domains.n + d->switches.n, k;
-	nm->cap = 16; /* a power of two at least twice the names: slots by mask, not division */
-	while (nm->cap < n * 2 + 8)
-		nm->cap *= 2;
-	nm->v = xcalloc(nm->cap, sizeof *nm->v);
-	for (k = 0; k < 3; k++) {
-		size_t count = k == 0 ? d->servers.n : k == 1 ? d->domains.n : d->switches.n;
-		for (i = 0; i < count; i++) {
-			const char *name = k == 0 ? DESIGN_SERVER(d, i)->name
-					   : k == 1 ? DESIGN_DOMAIN(d, i)->name : DESIGN_SWITCH(d, i)->name;
-			size_t j = name_hash(name) & (nm->cap - 1);
-			while (nm->v[j].name && strcmp(nm->v[j].name, name))
-				j = (j + 1) & (nm->cap - 1);
-			if (nm->v[j].name)
-				continue; /* a duplicate name: the first one counts (check.c reports it) */
-			nm->v[j] = (struct name_ix){ name, k == 0 ? GK_SERVER : k == 1 ? GK_DOMAIN : GK_SWITCH, (int)i };
-		}
-	}
+	size_t i = 0;
+	int kind = design_find(d, name, &i);
+	*index = kind != GK_NONE ? (int)i : 0;
+	return kind;
 }
 
-static int names_find(const struct names *nm, const char *name, int *index)
+/* names_find, trying first the group after the last one found at *near and that group
+ * itself (bundles are mostly written in the order of their groups: pod0 to leaf0, pod1
+ * to leaf1, then every leaf to the spine). A guess is only taken when no two groups share
+ * a name (unique: design_names_unique), so that it is the group design_find would give. */
+static int names_find_near(const struct design *d, const struct name_run *runs, bool unique, const char *name, int *index,
+			   struct name_ref *near)
 {
-	size_t j = name_hash(name) & (nm->cap - 1);
-	while (nm->v[j].name) {
-		if (!strcmp(nm->v[j].name, name)) {
-			*index = nm->v[j].index;
-			return nm->v[j].kind;
+	int kind;
+	if (unique && near->run) {
+		size_t i = (size_t)near->index + (size_t)near->step;
+		if (i < near->run->n && !strcmp(near->run->first + i * near->run->stride, name)) {
+			near->index = (int)i;
+			*index = (int)i;
+			return near->kind;
 		}
-		j = (j + 1) & (nm->cap - 1);
+		/* The other step: 0 (the same group) after 1, or 1 after 0. */
+		i = (size_t)near->index + (size_t)(1 - near->step);
+		if (i < near->run->n && !strcmp(near->run->first + i * near->run->stride, name)) {
+			near->step = 1 - near->step;
+			near->index = (int)i;
+			*index = (int)i;
+			return near->kind;
+		}
 	}
-	return GK_NONE;
+	kind = names_find(d, name, index);
+	if (kind == GK_SERVER || kind == GK_DOMAIN || kind == GK_SWITCH) {
+		near->run = &runs[kind];
+		near->kind = kind;
+		near->index = *index;
+	}
+	return kind;
 }
 
 /* ---- the build context ------------------------------------------------------------- */
@@ -78,6 +90,7 @@ struct rbundle {               /* a bundle with its ends resolved */
 struct swinfo {                /* per switch group */
 	long members;               /* |Y| */
 	long positions;             /* D: members of all groups bundled into it */
+	int nlower;                 /* bundles into it from below */
 	int tier;                   /* 1 leaf, 2 spine, 3 core */
 	long up_ports;              /* uplinks per switch */
 	int up_bundle;              /* first bundle going up from it, -1 */
@@ -86,9 +99,11 @@ struct swinfo {                /* per switch group */
 	long peer_links;            /* per switch: its links over every peer bundle */
 	double peer_GBps;           /* their capacity */
 	int peer_class;             /* switch groups joined by peer bundles: the least of them */
+	long class_members;         /* switches of every group in its peer class */
 	int protocol;
 	bool ar;                    /* adaptive routing capable */
 	bool known;
+	bool sharp;                 /* its model reduces in the network (topo_switch.sharp) */
 };
 
 /* Catalog lookups, remembered for one build: the groups of a design mostly name the same
@@ -110,18 +125,63 @@ struct node_memo {
 	double slot_GBps, ceiling_GBps;
 };
 
+/* ---- partitions ---------------------------------------------------------------------
+ * A partition of the members of one group into components, as an affine-floor function:
+ *   id(v) = floor((v + shift) / size), then mod modulus when modulus > 0; size TOPO_ALL: one.
+ */
+struct part {
+	long size, shift, modulus;
+};
+
+/* Components at one level, over the leaf group's positions x and the plane's rails l:
+ *   node block B(x) = base + floor((x + X.shift) / X.size) [mod X.modulus], or base alone
+ *   when X is one block (X.size TOPO_ALL);
+ *   rail group g(l) = (l mod rail_mod) / rail_block, G = rail_mod / rail_block groups;
+ *   component index ci = B*G + g, which also numbers the level's switches in blocks of mw:
+ *   switch v of the level's group belongs to component floor(v / mw). The numbers are the
+ *   switch group's own, so planes of different node groups bundled into it agree. */
+struct lstate {
+	struct part X;
+	long base;
+	long G, rail_mod, rail_block, mw;
+};
+
+/* The levels a plane's chain gives from one level up, by what they are made from: the
+ * switch group reached, the state of the components there, the plane's links and its
+ * leaf group's positions. Node groups bundled alike (a thousand pods, each on a leaf
+ * group of its own under one spine) climb to the same state one level up, and the chain
+ * above is the same: it is copied, not made again (its problems, already said, would be
+ * said alike). One entry per level: the last chain made from there. */
+struct chain_key {
+	int cur, lv;
+	long L, D;
+	struct lstate st;
+};
+
+struct chain_memo {
+	bool set;
+	struct chain_key key;
+	int nlevels;
+	struct topo_level level[TOPO_MAX_LEVELS];
+};
+
 struct ctx {
 	struct node_memo node;
+	struct chain_memo chain[TOPO_MAX_LEVELS];
 	struct memo m_nic, m_gpu_part, m_fabric_part, m_switch_part;
 	int *srv_speed, *sw_speed;  /* port speed at each end: slowest compute NIC, switch port */
+	int *srv_have;              /* compute ports of a server (NICs known to the catalog) */
+	int *srv_slow;              /* slowest compute NIC known, with ports (0: none) */
+	long *down_links;           /* per switch group, for switch_summary */
 	int *from_first, *from_next; /* bundles of each server group (as `from`), in design order */
+	void *scratch;              /* one block holding the arrays above and below (freed at the end) */
 	int *ng_of_server;          /* node group of each server group, -1 */
 	int nmesh;                  /* mesh bundles in the design */
 	int *sw_net;                /* network of each switch group: the least switch group it is joined to */
 	const struct design *d;
 	const struct catalog *cat;
 	struct topo *t;
-	struct names nm;
+	bool unique;                /* no two groups share a name (design_names_unique) */
 	struct rbundle *rb;
 	struct swinfo *sw;
 	long *offset;               /* per bundle: position of the lower group's first member in `to` */
@@ -182,125 +242,156 @@ static long group_members(const struct ctx *c, int kind, int i)
 	}
 }
 
-static int tier_of(const struct ctx *c, int kind, int i)
-{
-	return kind == GK_SWITCH ? DESIGN_SWITCH(c->d, i)->role + 1 : 0;
-}
-
 static int end_gbps(const struct ctx *c, int kind, int i)
 {
 	return kind == GK_SERVER ? c->srv_speed[i] : kind == GK_SWITCH ? c->sw_speed[i] : 0;
 }
 
+/* Aligned slices of one block: a build's tables cost one allocation, and none is cleared
+ * (each entry is set as it is made). */
+static void *carve(char **at, size_t n, size_t size)
+{
+	void *p = *at;
+	*at += (n * size + 15) / 16 * 16;
+	return p;
+}
+
+static int sw_tier(const struct ctx *c, int kind, int i)
+{
+	return kind == GK_SWITCH ? c->sw[i].tier : 0;
+}
+
 static void resolve_bundles(struct ctx *c)
 {
 	const struct design *d = c->d;
-	size_t i, k;
-	c->rb = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->rb);
-	c->offset = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->offset);
-	c->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw);
-	c->srv_speed = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *c->srv_speed);
-	c->sw_speed = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw_speed);
-	c->from_first = xcalloc(d->servers.n ? d->servers.n : 1, sizeof *c->from_first);
-	c->from_next = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *c->from_next);
+	size_t i, k, nb = d->bundles.n ? d->bundles.n : 1, nsv = d->servers.n ? d->servers.n : 1,
+		     nsw = d->switches.n ? d->switches.n : 1, nkey = d->servers.n + d->switches.n + 1;
+	struct name_ref near_from = { NULL, GK_NONE, 0, 1 }, near_to = { NULL, GK_NONE, 0, 1 };
+	struct name_run runs[GK_SWITCH + 1];
+	int *last, *first;
+	char *at;
+	size_t bytes = (nb * sizeof *c->rb + 15) / 16 * 16 + (nb * sizeof *c->offset + 15) / 16 * 16 +
+		       (nsw * sizeof *c->sw + 15) / 16 * 16 + (nb * sizeof(int) + 15) / 16 * 16 +
+		       3 * ((nsw * sizeof(int) + 15) / 16 * 16) + 2 * ((nkey * sizeof(int) + 15) / 16 * 16) +
+		       4 * ((nsv * sizeof(int) + 15) / 16 * 16) + (nsw * sizeof(long) + 15) / 16 * 16;
+	name_runs(d, runs);
+	c->scratch = at = xmalloc(bytes);
+	c->rb = carve(&at, nb, sizeof *c->rb);
+	c->offset = carve(&at, nb, sizeof *c->offset);
+	c->sw = carve(&at, nsw, sizeof *c->sw);
+	c->from_next = carve(&at, nb, sizeof(int));
+	c->sw_speed = carve(&at, nsw, sizeof(int));
+	c->sw_net = carve(&at, nsw, sizeof(int));
+	last = carve(&at, nkey, sizeof(int));
+	first = carve(&at, nkey, sizeof(int));
+	c->srv_speed = carve(&at, nsv, sizeof(int));
+	c->ng_of_server = carve(&at, nsv, sizeof(int));
+	c->srv_have = carve(&at, nsv, sizeof(int));
+	c->srv_slow = carve(&at, nsv, sizeof(int));
+	c->down_links = carve(&at, nsw, sizeof(long));
+	c->from_first = first; /* a server group's key is its index */
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
-		int best = 0;
+		int best = 0, have = 0, slow = 0;
 		for (k = 0; k < g->nics.n; k++) {
 			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
-			int sp = nic_speed_gbps(n, nic(c, n->model));
+			const struct cat_nic *cn = nic(c, n->model);
+			int sp = nic_speed_gbps(n, cn);
 			if (n->use == NIC_COMPUTE && sp > 0 && (best == 0 || sp < best))
 				best = sp;
+			if (n->use == NIC_COMPUTE && cn)
+				have += n->count * cn->ports;
+			if (n->use == NIC_COMPUTE && cn && n->count > 0 && sp > 0 && (!slow || sp < slow))
+				slow = sp;
 		}
 		c->srv_speed[i] = best;
-		c->from_first[i] = -1;
+		c->srv_have[i] = have;
+		c->srv_slow[i] = slow;
+		c->ng_of_server[i] = -1;
 	}
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *g = DESIGN_SWITCH(d, i);
 		const struct cat_switch *cs = switch_part(c, g->model);
-		c->sw[i].members = g->count;
-		c->sw[i].tier = g->role + 1;
-		c->sw[i].up_bundle = c->sw[i].peer_bundle = -1;
-		c->sw[i].known = cs != NULL;
-		c->sw[i].protocol = cs ? cs->protocol : PROTO_ETHERNET;
-		c->sw[i].ar = cs && cs->adaptive_routing;
+		c->sw[i] = (struct swinfo){
+			.members = g->count,
+			.tier = g->role + 1,
+			.up_bundle = -1,
+			.peer_bundle = -1,
+			.peer_class = (int)i,
+			.known = cs != NULL,
+			.protocol = cs ? cs->protocol : PROTO_ETHERNET,
+			.ar = cs && cs->adaptive_routing,
+			.sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND,
+		};
 		c->sw_speed[i] = switch_port_gbps(g, cs);
+		c->sw_net[i] = (int)i;
 	}
+	for (i = 0; i < nkey; i++)
+		first[i] = last[i] = -1;
+	/* Each bundle's ends and speed; then the same ends wired the same way: one bundle
+	 * written as two (its links add up). Only bundles from the same group can match:
+	 * compare along that group's list (which, for a server group, is its planes'). Then
+	 * the positions of the lower groups in each switch group, in bundle order. */
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
 		struct rbundle *r = &c->rb[i];
-		int a, z;
-		r->fk = names_find(&c->nm, b->from, &r->fi);
-		r->tk = names_find(&c->nm, b->to, &r->ti);
+		int a, z, key, o;
+		r->fk = names_find_near(d, runs, c->unique, b->from, &r->fi, &near_from);
+		r->tk = names_find_near(d, runs, c->unique, b->to, &r->ti, &near_to);
 		r->links = b->links_each > 0 ? b->links_each : 1;
 		r->wiring = b->wiring;
 		r->lag = b->lag;
+		r->merged = false;
 		/* Its own speed, or the slower of its two ends (check.c's bundle_speed_gbps). */
 		a = end_gbps(c, r->fk, r->fi);
 		z = end_gbps(c, r->tk, r->ti);
 		r->gbps = b->speed_gbps ? b->speed_gbps : (a && z ? (a < z ? a : z) : (a ? a : z));
 		c->from_next[i] = -1;
+		c->offset[i] = 0;
 		if (r->wiring == WIRE_MESH)
 			c->nmesh++;
-	}
-	/* The same ends wired the same way: one bundle written as two (its links add up). Only
-	 * bundles from the same group can match: compare along that group's list. */
-	{
-		int *last = xcalloc(d->servers.n + d->switches.n + 1, sizeof *last);
-		int *first = xcalloc(d->servers.n + d->switches.n + 1, sizeof *first);
-		int *next = xcalloc(d->bundles.n ? d->bundles.n : 1, sizeof *next);
-		for (i = 0; i < d->servers.n + d->switches.n; i++)
-			first[i] = last[i] = -1;
-		for (i = 0; i < d->bundles.n; i++) {
-			struct rbundle *r = &c->rb[i];
-			int key = r->fk == GK_SERVER ? r->fi : r->fk == GK_SWITCH ? (int)d->servers.n + r->fi : -1;
-			int o;
-			next[i] = -1;
-			if (key < 0)
-				continue;
-			for (o = first[key]; o >= 0; o = next[o]) {
-				struct rbundle *q = &c->rb[o];
-				if (!q->merged && q->tk == r->tk && q->ti == r->ti && q->wiring == r->wiring && q->lag == r->lag &&
-				    q->gbps == r->gbps) {
-					q->links += r->links;
-					r->merged = true;
-					break;
-				}
-			}
-			if (r->merged)
-				continue;
-			if (first[key] < 0)
-				first[key] = (int)i;
-			else
-				next[last[key]] = (int)i;
-			last[key] = (int)i;
-		}
-		/* Each server group's bundles, in order, for its planes. */
-		for (i = 0; i < d->servers.n; i++)
-			c->from_first[i] = first[i];
-		for (i = 0; i < d->bundles.n; i++)
-			c->from_next[i] = next[i];
-		free(last);
-		free(first);
-		free(next);
-	}
-	/* Positions of the lower groups in each switch group, in bundle order. */
-	for (i = 0; i < d->bundles.n; i++) {
-		struct rbundle *r = &c->rb[i];
-		if (r->merged || r->tk != GK_SWITCH || (r->fk != GK_SERVER && r->fk != GK_SWITCH))
+		key = r->fk == GK_SERVER ? r->fi : r->fk == GK_SWITCH ? (int)d->servers.n + r->fi : -1;
+		if (key < 0)
 			continue;
-		if (tier_of(c, r->fk, r->fi) >= tier_of(c, r->tk, r->ti))
-			continue; /* a peer bundle */
-		c->offset[i] = c->sw[r->ti].positions;
-		c->sw[r->ti].positions += group_members(c, r->fk, r->fi);
+		for (o = first[key]; o >= 0; o = c->from_next[o]) {
+			struct rbundle *q = &c->rb[o];
+			if (q->tk == r->tk && q->ti == r->ti && q->wiring == r->wiring && q->lag == r->lag && q->gbps == r->gbps) {
+				q->links += r->links;
+				r->merged = true;
+				break;
+			}
+		}
+		if (r->merged)
+			continue;
+		if (first[key] < 0)
+			first[key] = (int)i;
+		else
+			c->from_next[last[key]] = (int)i;
+		last[key] = (int)i;
+		if (r->tk == GK_SWITCH && sw_tier(c, r->fk, r->fi) < c->sw[r->ti].tier) {
+			c->offset[i] = c->sw[r->ti].positions;
+			c->sw[r->ti].positions += group_members(c, r->fk, r->fi);
+			c->sw[r->ti].nlower++;
+		}
 	}
+	/* Switch to switch: uplinks, peer links, peer classes (switch groups joined by peer
+	 * bundles, one component at the peer stage) and networks (switch groups joined by
+	 * bundles; a plane's network is its leaf's class), the classes by union-find, each
+	 * named after its least group whatever the order of the unions. */
 	for (i = 0; i < d->bundles.n; i++) {
 		struct rbundle *r = &c->rb[i];
 		struct swinfo *s;
+		int a, b;
 		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH)
 			continue;
 		s = &c->sw[r->fi];
-		if (tier_of(c, r->tk, r->ti) > s->tier) {
+		for (a = r->fi; c->sw_net[a] != a; a = c->sw_net[a])
+			;
+		for (b = r->ti; c->sw_net[b] != b; b = c->sw_net[b])
+			;
+		if (a != b)
+			c->sw_net[a > b ? a : b] = a < b ? a : b;
+		if (c->sw[r->ti].tier > s->tier) {
 			s->up_ports += r->links;
 			if (s->up_bundle < 0) {
 				s->up_bundle = (int)i;
@@ -324,61 +415,26 @@ static void resolve_bundles(struct ctx *c)
 				o->peer_links += r->links * near;
 				o->peer_GBps += r->links * near * r->gbps / 8.0;
 			}
+			for (a = r->fi; c->sw[a].peer_class != a; a = c->sw[a].peer_class)
+				;
+			for (b = r->ti; c->sw[b].peer_class != b; b = c->sw[b].peer_class)
+				;
+			if (a != b)
+				c->sw[a > b ? a : b].peer_class = a < b ? a : b;
 		}
 	}
-	/* Peer classes: switch groups joined by peer bundles, one component at the peer stage. */
-	for (i = 0; i < d->switches.n; i++)
-		c->sw[i].peer_class = (int)i;
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct rbundle *r = &c->rb[i];
-		int a, b;
-		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
-			continue;
-		for (a = r->fi; c->sw[a].peer_class != a; a = c->sw[a].peer_class)
-			;
-		for (b = r->ti; c->sw[b].peer_class != b; b = c->sw[b].peer_class)
-			;
-		if (a != b)
-			c->sw[a > b ? a : b].peer_class = a < b ? a : b;
-	}
+	/* Roots are least in their class: one pass upwards leaves every group on its root. */
 	for (i = 0; i < d->switches.n; i++) {
-		int a = (int)i;
-		while (c->sw[a].peer_class != a)
-			a = c->sw[a].peer_class;
-		c->sw[i].peer_class = a;
+		struct swinfo *s = &c->sw[i];
+		s->peer_class = c->sw[s->peer_class].peer_class;
+		c->sw_net[i] = c->sw_net[c->sw_net[i]];
+		c->sw[s->peer_class].class_members += s->members;
 	}
-	/* Networks: switch groups joined by bundles (union-find; a plane's network is its
-	 * leaf's class). */
-	c->sw_net = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *c->sw_net);
 	for (i = 0; i < d->switches.n; i++)
-		c->sw_net[i] = (int)i;
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct rbundle *r = &c->rb[i];
-		int a, b;
-		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH)
-			continue;
-		for (a = r->fi; c->sw_net[a] != a; a = c->sw_net[a])
-			;
-		for (b = r->ti; c->sw_net[b] != b; b = c->sw_net[b])
-			;
-		if (a != b)
-			c->sw_net[a > b ? a : b] = a < b ? a : b;
-	}
-	for (i = 0; i < d->switches.n; i++) {
-		int a = (int)i;
-		while (c->sw_net[a] != a)
-			a = c->sw_net[a];
-		c->sw_net[i] = a;
-	}
+		c->sw[i].class_members = c->sw[c->sw[i].peer_class].class_members;
 }
 
-/* ---- partitions ---------------------------------------------------------------------
- * A partition of the members of one group into components, as an affine-floor function:
- *   id(v) = floor((v + shift) / size), then mod modulus when modulus > 0; size TOPO_ALL: one.
- */
-struct part {
-	long size, shift, modulus;
-};
+/* ---- partitions (struct part, struct lstate above) ---------------------------------- */
 
 static const struct part PART_ONE = { TOPO_ALL, 0, 0 };
 
@@ -473,19 +529,6 @@ static struct upmap up_classes(struct ctx *c, int bi)
 	}
 	return u;
 }
-
-/* Components at one level, over the leaf group's positions x and the plane's rails l:
- *   node block B(x) = base + floor((x + X.shift) / X.size) [mod X.modulus], or base alone
- *   when X is one block (X.size TOPO_ALL);
- *   rail group g(l) = (l mod rail_mod) / rail_block, G = rail_mod / rail_block groups;
- *   component index ci = B*G + g, which also numbers the level's switches in blocks of mw:
- *   switch v of the level's group belongs to component floor(v / mw). The numbers are the
- *   switch group's own, so planes of different node groups bundled into it agree. */
-struct lstate {
-	struct part X;
-	long base;
-	long G, rail_mod, rail_block, mw;
-};
 
 /* Everything joins: one component of `members` switches. */
 static void lstate_one(struct lstate *s, long L, long members)
@@ -879,7 +922,8 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 	const struct rbundle *r = &c->rb[bi];
 	long n = c->sw[r->ti].members, D = c->sw[r->ti].positions, L = r->links;
 	struct lstate st;
-	int cur = r->ti, lv;
+	struct chain_key keys[TOPO_MAX_LEVELS];
+	int cur = r->ti, lv, made = 0, skipped = 0;
 	char path[32];
 	if (n < 1)
 		n = 1;
@@ -930,7 +974,27 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		struct topo_level *at = &p->level[lv];
 		int ub = s->up_bundle;
 		struct upmap u;
-		memset(at, 0, sizeof *at);
+		struct chain_key *key = &keys[lv];
+		if (lv == 0 && s->nlower <= 1) {
+			/* A leaf group of this plane's alone: no other plane starts from it. */
+			skipped = 1;
+			goto make;
+		}
+		memset(key, 0, sizeof *key); /* compared whole */
+		key->cur = cur;
+		key->lv = lv;
+		key->L = L;
+		key->D = D;
+		key->st = st;
+		if (c->chain[lv].set && !memcmp(&c->chain[lv].key, key, sizeof *key)) {
+			const struct chain_memo *m = &c->chain[lv];
+			memcpy(at, &m->level[lv], (size_t)(m->nlevels - lv) * sizeof *at);
+			p->nlevels = m->nlevels;
+			break;
+		}
+		made = lv + 1;
+	make:
+		/* (p is cleared by build_ngroups: its levels are zero until made.) */
 		at->sw = cur;
 		at->order = 2 * c->sw[cur].tier;
 		at->up_bundle = -1;
@@ -942,11 +1006,7 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 			if (s->peer_bundle >= 0 && s->peer_links > 0 && lv + 1 < TOPO_MAX_LEVELS) {
 				const struct rbundle *pr = &c->rb[s->peer_bundle];
 				struct topo_level *nx = &p->level[lv + 1];
-				long members = 0;
-				size_t k;
-				for (k = 0; k < c->d->switches.n; k++)
-					if (c->sw[k].peer_class == s->peer_class)
-						members += c->sw[k].members;
+				long members = s->class_members;
 				at->uplinks = (int)s->peer_links;
 				at->link_GBps = s->peer_GBps / s->peer_links;
 				at->lag = pr->lag;
@@ -954,7 +1014,6 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 				at->peer = true;
 				at->pair_links = pr->links;
 				lstate_one(&st, L, members);
-				memset(nx, 0, sizeof *nx);
 				/* One component of every switch group peer bundles join, named after the
 				 * least of them. */
 				nx->sw = s->peer_class;
@@ -987,6 +1046,13 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		}
 		lstate_norm(&st, D);
 		cur = c->rb[ub].ti;
+	}
+	for (lv = skipped; lv < made; lv++) {
+		struct chain_memo *m = &c->chain[lv];
+		m->set = true;
+		m->key = keys[lv];
+		m->nlevels = p->nlevels;
+		memcpy(&m->level[lv], &p->level[lv], (size_t)(p->nlevels - lv) * sizeof *m->level);
 	}
 }
 
@@ -1137,14 +1203,11 @@ static void build_ngroups(struct ctx *c)
 	t->ng = xmalloc((d->servers.n ? d->servers.n : 1) * sizeof *t->ng);
 	t->nng = 0;
 	t->planes = xmalloc((d->bundles.n + (size_t)c->nmesh + 1) * sizeof *t->planes);
-	c->ng_of_server = xmalloc((d->servers.n ? d->servers.n : 1) * sizeof *c->ng_of_server);
-	for (i = 0; i < d->servers.n; i++)
-		c->ng_of_server[i] = -1;
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *s = DESIGN_SERVER(d, i);
 		struct topo_ngroup *g;
 		int di = -1, port = 0, lag_ports = 0;
-		if (s->domain[0] && names_find(&c->nm, s->domain, &di) != GK_DOMAIN)
+		if (s->domain[0] && names_find(d, s->domain, &di) != GK_DOMAIN)
 			di = -1;
 		if (di >= 0 && domain_ng[di] >= 0) {
 			snprintf(path, sizeof path, "servers[%zu].domain", i);
@@ -1265,31 +1328,10 @@ static void build_ngroups(struct ctx *c)
 			g->plane[k].port_base = port;
 			port += g->plane[k].links;
 		}
-		g->wired = port;
-		{
-			int have = 0;
-			for (k = 0; k < s->nics.n; k++) {
-				const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-				const struct cat_nic *cn = nic(c, ns->model);
-				if (ns->use == NIC_COMPUTE && cn)
-					have += ns->count * cn->ports;
-			}
-			if (g->wired > have)
-				g->wired = have;
-		}
+		g->wired = port < c->srv_have[i] ? port : c->srv_have[i];
 		/* The NIC's own speed caps what a link runs at. */
-		{
-			int slow = 0;
-			for (k = 0; k < s->nics.n; k++) {
-				const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
-				const struct cat_nic *cn = nic(c, ns->model);
-				int sp = nic_speed_gbps(ns, cn);
-				if (ns->use == NIC_COMPUTE && cn && ns->count > 0 && sp > 0 && (!slow || sp < slow))
-					slow = sp;
-			}
-			if (slow && (!g->port_gbps || slow < g->port_gbps))
-				g->port_gbps = slow;
-		}
+		if (c->srv_slow[i] && (!g->port_gbps || c->srv_slow[i] < g->port_gbps))
+			g->port_gbps = c->srv_slow[i];
 		c->ng_of_server[i] = t->nng;
 		planes_used += g->nplanes;
 		ngroup_nccl(c, g, s, lag_ports);
@@ -1586,7 +1628,7 @@ static int lrange_cmp(const void *pa, const void *pb)
 
 bool topo_leaves_apart(const struct topo *t, int pi)
 {
-	struct lrange *lr = xcalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1), sizeof *lr);
+	struct lrange *lr = xmalloc((size_t)(t->nplaced > 0 ? t->nplaced : 1) * sizeof *lr);
 	size_t nl = 0, q;
 	bool apart = true;
 	int i;
@@ -1602,7 +1644,12 @@ bool topo_leaves_apart(const struct topo *t, int pi)
 		lr[nl].hi = l0->size >= TOPO_ALL ? 0 : topo_comp(l0, topo_pos(g, &g->plane[pi], g->used - 1));
 		nl++;
 	}
-	qsort(lr, nl, sizeof *lr, lrange_cmp);
+	/* Placement order mostly is leaf order already (a thousand pods, each on its own leaf
+	 * group or the next block of a shared one): sort only when it is not. */
+	for (q = 1; q < nl && lrange_cmp(&lr[q - 1], &lr[q]) <= 0; q++)
+		;
+	if (q < nl)
+		qsort(lr, nl, sizeof *lr, lrange_cmp);
 	for (q = 1; q < nl && apart; q++)
 		if (lr[q].sw == lr[q - 1].sw && lr[q].order == lr[q - 1].order && lr[q].lo < lr[q - 1].hi)
 			apart = false;
@@ -1856,20 +1903,21 @@ static void switch_summary(struct ctx *c)
 	const struct design *d = c->d;
 	size_t i;
 	struct topo *t = c->t;
-	long *down_links = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *down_links);
+	long *down_links = c->down_links;
 	t->nsw = (int)d->switches.n;
-	t->sw = xcalloc(d->switches.n ? d->switches.n : 1, sizeof *t->sw);
+	t->sw = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *t->sw);
 	for (i = 0; i < d->switches.n; i++) {
-		t->sw[i].members = c->sw[i].members;
-		t->sw[i].tier = c->sw[i].tier;
-		t->sw[i].protocol = c->sw[i].protocol;
-		t->sw[i].ar = c->sw[i].ar;
-		t->sw[i].known = c->sw[i].known;
-		t->sw[i].peer_class = c->sw[i].peer_class;
-		{
-			const struct cat_switch *cs = switch_part(c, DESIGN_SWITCH(d, i)->model);
-			t->sw[i].sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND;
-		}
+		const struct swinfo *w = &c->sw[i];
+		t->sw[i] = (struct topo_switch){
+			.members = w->members,
+			.tier = w->tier,
+			.protocol = w->protocol,
+			.ar = w->ar,
+			.known = w->known,
+			.peer_class = w->peer_class,
+			.sharp = w->sharp,
+		};
+		down_links[i] = 0;
 	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct bundle *b = DESIGN_BUNDLE(d, i);
@@ -1877,8 +1925,8 @@ static void switch_summary(struct ctx *c)
 		int ft, tt;
 		if (r->fk == GK_NONE || r->tk == GK_NONE || r->fk == GK_DOMAIN || r->tk == GK_DOMAIN)
 			continue;
-		ft = tier_of(c, r->fk, r->fi);
-		tt = tier_of(c, r->tk, r->ti);
+		ft = sw_tier(c, r->fk, r->fi);
+		tt = sw_tier(c, r->tk, r->ti);
 		if (r->fk == GK_SWITCH && tt > ft) {
 			struct topo_switch *s = &t->sw[r->fi];
 			s->up_GBps += b->links_each * r->gbps / 8.0;
@@ -1902,19 +1950,23 @@ static void switch_summary(struct ctx *c)
 		if (down_links[i] > 0)
 			s->down_GBps = (double)((down_links[i] + s->members - 1) / s->members) * (s->down_GBps / down_links[i]);
 	}
-	free(down_links);
 }
 
 /* The peer bundles, for the bisection's max-flow among the switches they join. */
 static void peer_list(struct ctx *c)
 {
-	size_t i;
+	size_t i, n = 0;
 	struct topo *t = c->t;
-	t->peers = xcalloc(c->d->bundles.n ? c->d->bundles.n : 1, sizeof *t->peers);
 	for (i = 0; i < c->d->bundles.n; i++) {
 		const struct rbundle *r = &c->rb[i];
+		if (!r->merged && r->fk == GK_SWITCH && r->tk == GK_SWITCH && c->sw[r->ti].tier <= c->sw[r->fi].tier)
+			n++;
+	}
+	t->peers = xmalloc((n ? n : 1) * sizeof *t->peers);
+	for (i = 0; i < c->d->bundles.n && (size_t)t->npeers < n; i++) {
+		const struct rbundle *r = &c->rb[i];
 		struct topo_peer *pe;
-		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || tier_of(c, r->tk, r->ti) > c->sw[r->fi].tier)
+		if (r->merged || r->fk != GK_SWITCH || r->tk != GK_SWITCH || c->sw[r->ti].tier > c->sw[r->fi].tier)
 			continue;
 		pe = &t->peers[t->npeers++];
 		pe->a = r->fi;
@@ -1934,7 +1986,7 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 	c.t = t;
 	t->routing = d->fabric.routing;
 	t->qps = d->fabric.qps_per_connection > 0 ? d->fabric.qps_per_connection : 1;
-	names_build(d, &c.nm);
+	c.unique = design_names_unique(d);
 	resolve_bundles(&c);
 	build_ngroups(&c);
 	protocols(&c);
@@ -1946,16 +1998,7 @@ void topo_build(const struct design *d, const struct catalog *cat, int gpus, str
 		problem(t, NCF_ERROR, "job", "%s", t->disconnect);
 	switch_summary(&c);
 	peer_list(&c);
-	free(c.nm.v);
-	free(c.rb);
-	free(c.sw);
-	free(c.offset);
-	free(c.srv_speed);
-	free(c.sw_speed);
-	free(c.from_first);
-	free(c.from_next);
-	free(c.ng_of_server);
-	free(c.sw_net);
+	free(c.scratch);
 }
 
 void topo_free(struct topo *t)
