@@ -802,6 +802,22 @@ static void ring_geo_take(struct ring_geo *rg)
 	acc.ecap = ecap;
 	rg->n = acc.n;
 	acc.n = 0;
+	/* As much room as the tables given away had (the next traffic is as large). */
+	if (acc.cap < rg->ccap) {
+		free(acc.c);
+		acc.cap = rg->ccap;
+		acc.c = xmalloc(acc.cap * sizeof *acc.c);
+	}
+	if (rec.cap < rg->rcap) {
+		free(rec.r);
+		rec.cap = rg->rcap;
+		rec.r = xmalloc(rec.cap * sizeof *rec.r);
+	}
+	if (acc.ecap < rg->ecap) {
+		free(acc.e);
+		acc.ecap = rg->ecap;
+		acc.e = xmalloc(acc.ecap * sizeof *acc.e);
+	}
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n);
