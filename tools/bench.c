@@ -8,7 +8,7 @@
  *                Q3400 past the 65,536 NICs QM9700's three tiers hold);
  *   groups N     N groups and N-1 bundles as a user draws pods one by one: pods of 4 DGX
  *                H100, each on a leaf group of its own (top-of-rack), the leaves rail-wired
- *                in units of 32 to a spine group, the spines spread over a core group;
+ *                at 2:1 in units of 32 to a spine group, the spines spread over a core group;
  *   ecmp N       Ethernet (RoCE, Spectrum-4) leaf-spine with ECMP hashing at 2:1: every
  *                server's 8 NICs on one leaf (top-of-rack), half the leaf's ports up; a
  *                core tier above pods of 64 leaves past 128 leaves.
@@ -182,8 +182,8 @@ static void make_groups(struct design *d, int groups)
 		add_switch(d, leaf, ROLE_LEAF, 1, "qm9700");
 		add_bundle(d, name, leaf, 8, WIRE_TOR);
 	}
-	/* Each leaf's 32 uplinks: rail onto the 16 spines of its unit (2 each); then the spines'
-	 * uplinks spread over the core. */
+	/* Each leaf's 16 uplinks (2:1 under its pod's 32 NIC ports): rail, one to each of the 16
+	 * spines of its unit; then the spines' uplinks spread over the core. */
 	for (i = 0; i < pods; i++) {
 		snprintf(leaf, sizeof leaf, "leaf%d", i);
 		add_bundle(d, leaf, "spine", 16, WIRE_RAIL);
