@@ -356,7 +356,9 @@ static int cmd_report(struct ctx *x, int argc, char **argv)
 	r.metrics = &met;
 	r.sweep = sweep;
 	if (json) {
-		char *s = report_json(&r);
+		char *s;
+		json_trees_to_exit(true); /* the process ends after it */
+		s = report_json(&r);
 		if (s)
 			fputs(s, stdout);
 		else
