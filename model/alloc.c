@@ -1,5 +1,8 @@
 #include "model/alloc.h"
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <signal.h>
 
@@ -45,4 +48,13 @@ char *xstrdup_len(const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
+}
+
+void alloc_keep_freed(void)
+{
+#ifdef __GLIBC__
+	/* Setting these turns glibc's own adjustment off: both are set. */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 }

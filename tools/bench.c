@@ -68,6 +68,7 @@
 #include "layouts/template.h"
 #include "layouts/optimize.h"
 #include "io/prices.h"
+#include "model/alloc.h"
 #include "model/metrics.h"
 #include "ui/app.h"
 
@@ -675,6 +676,7 @@ int main(int argc, char **argv)
 	char src[256];
 	int runs = 31, edits = 1000, i, check = 0, not_ok = 0;
 	size_t r;
+	alloc_keep_freed(); /* as ncfabric does */
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--bin") && i + 1 < argc)
 			bin = argv[++i];

@@ -1426,6 +1426,7 @@ int main(int argc, char **argv)
 	bool file_is_named = false; /* FILE came after --: a name, never a mistyped command */
 	int ch, rc;
 
+	alloc_keep_freed(); /* the designer recomputes on every edit (model/alloc.h) */
 	memset(&x, 0, sizeof x);
 	x.argv0 = argv[0];
 	opterr = 0; /* option_error says it, naming the command */
