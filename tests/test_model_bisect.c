@@ -585,6 +585,23 @@ static double brute_by_rank(struct design *d, int n)
 	return best;
 }
 
+/* The bisection f reports against the brute force's minimum `want`: equal when it says it
+ * is exact, else on the side of it that its bound says (what: the trial, for the message).
+ * True when exact. */
+static bool against_brute(const struct fabric *f, double want, const char *what)
+{
+	if (f->bisection_exact) {
+		cr_assert(close_rel(f->bisection_GBps, want, 1e-9), "%s: %f vs every split %f", what, f->bisection_GBps, want);
+		return true;
+	}
+	if (f->bisection_bound < 0)
+		cr_assert_leq(f->bisection_GBps, want + 1e-9, "%s: a lower bound above the minimum", what);
+	else
+		cr_assert_geq(f->bisection_GBps, want - 1e-9, "%s: an upper bound below the minimum", what);
+	return false;
+}
+
+
 static unsigned seed = 12345;
 static int rnd(int k)
 {
@@ -598,6 +615,7 @@ Test(bisect, random_trees_match_every_split)
 	for (trial = 0; trial < 150; trial++) {
 		struct design d;
 		struct fabric f;
+		char what[200];
 		int n = 2 + rnd(8), leaves = 1 + rnd(4), spines = rnd(4), i, wl = rnd(3);
 		bool het = rnd(3) == 0, core = spines > 1 && rnd(2);
 		/* Top-of-rack, spread, or rail-optimised (4 NICs on 4 or 8 rail leaves: one unit or
@@ -630,16 +648,9 @@ Test(bisect, random_trees_match_every_split)
 		f = bis(&d);
 		want = brute_by_rank(&d, n);
 		inside += want < rank_flow(&d) - 1e-9;
-		if (f.bisection_exact) {
-			cr_assert(close_rel(f.bisection_GBps, want, 1e-9),
-				  "trial %d (%d servers, %d leaves %s, %d spines%s%s): %f vs every split %f", trial, n, leaves,
-				  wiring_names[wl], spines, core ? ", core" : "", het ? ", unequal" : "", f.bisection_GBps, want);
-			exact++;
-		} else if (f.bisection_bound < 0) {
-			cr_assert_leq(f.bisection_GBps, want + 1e-9, "trial %d: a lower bound above the minimum", trial);
-		} else {
-			cr_assert_geq(f.bisection_GBps, want - 1e-9, "trial %d: an upper bound below the minimum", trial);
-		}
+		snprintf(what, sizeof what, "trial %d (%d servers, %d leaves %s, %d spines%s%s)", trial, n, leaves,
+			 wiring_names[wl], spines, core ? ", core" : "", het ? ", unequal" : "");
+		exact += against_brute(&f, want, what);
 		design_free(&d);
 	}
 	/* (Not vacuous: in many the worst cut is not the split by rank.) */
@@ -658,6 +669,7 @@ Test(bisect, own_leaf_groups_match_every_split)
 	for (trial = 0; trial < 100; trial++) {
 		struct design d;
 		struct fabric f;
+		char what[200];
 		int n = 2 + rnd(8), spines = 1 + rnd(3), i, wl = rnd(3);
 		bool het = rnd(3) == 0, core = spines > 1 && rnd(2), shared = rnd(2);
 		char name[16], leaf[16];
@@ -693,17 +705,10 @@ Test(bisect, own_leaf_groups_match_every_split)
 		job(&d);
 		f = bis(&d);
 		want = brute_by_rank(&d, n);
-		if (f.bisection_exact) {
-			cr_assert(close_rel(f.bisection_GBps, want, 1e-9),
-				  "trial %d (%d servers, %d spines %s%s%s%s): %f vs every split %f", trial, n, spines,
-				  wiring_names[wl == 0 ? WIRE_TOR : wl == 1 ? WIRE_SPREAD : WIRE_RAIL], core ? ", core" : "",
-				  het ? ", unequal" : "", shared ? ", some shared" : "", f.bisection_GBps, want);
-			exact++;
-		} else if (f.bisection_bound < 0) {
-			cr_assert_leq(f.bisection_GBps, want + 1e-9, "trial %d: a lower bound above the minimum", trial);
-		} else {
-			cr_assert_geq(f.bisection_GBps, want - 1e-9, "trial %d: an upper bound below the minimum", trial);
-		}
+		snprintf(what, sizeof what, "trial %d (%d servers, %d spines %s%s%s%s)", trial, n, spines,
+			 wiring_names[wl == 0 ? WIRE_TOR : wl == 1 ? WIRE_SPREAD : WIRE_RAIL], core ? ", core" : "",
+			 het ? ", unequal" : "", shared ? ", some shared" : "");
+		exact += against_brute(&f, want, what);
 		design_free(&d);
 	}
 	cr_assert_gt(exact, 80, "%d of 100 exact", exact);
