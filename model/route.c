@@ -164,8 +164,65 @@ struct seg {
 	long n;         /* communicator nodes in it */
 };
 
+/* The last communicator's segments: a recompute asks for the same one (the job's world,
+ * or a DP span over the same nodes) for its ring, pairs, all-to-all and trees, a walk over
+ * every placed group each time. Kept by the graph (its address, its node groups' and the
+ * placement's hash: topo.layout covers the order, first and used that segments read) and
+ * the communicator's nodes; cleared with the other caches. */
+static struct {
+	const struct topo *t;
+	const struct topo_ngroup *ng;
+	unsigned long long layout;
+	int nng, nplaced, n;
+	long a, step, len;
+	struct seg *v;
+	int cap;
+} seg_memo;
+
+static int segments_walk(const struct topo *t, const struct span *s, long k, struct seg *out, int max);
+
 /* The pieces of communicator k, in its order: one per node group it crosses. */
 static int segments(const struct topo *t, const struct span *s, long k, struct seg *out, int max)
+{
+	long a = s->first + k * s->stride, step = s->step > 0 ? s->step : 1;
+	int n;
+	if (seg_memo.v && seg_memo.t == t && seg_memo.ng == t->ng && seg_memo.layout == t->layout &&
+	    seg_memo.nng == t->nng && seg_memo.nplaced == t->nplaced && seg_memo.a == a && seg_memo.step == step &&
+	    seg_memo.len == s->len && seg_memo.n <= max) {
+		memcpy(out, seg_memo.v, (size_t)seg_memo.n * sizeof *out);
+		return seg_memo.n;
+	}
+	n = segments_walk(t, s, k, out, max);
+	if (n == max && max < t->nplaced)
+		return n; /* cut short by the caller's room: not the whole answer */
+	if (n > seg_memo.cap) {
+		free(seg_memo.v);
+		seg_memo.cap = n;
+		seg_memo.v = xmalloc((size_t)n * sizeof *seg_memo.v);
+	}
+	if (n)
+		memcpy(seg_memo.v, out, (size_t)n * sizeof *out);
+	else if (!seg_memo.v)
+		return n;
+	seg_memo.t = t;
+	seg_memo.ng = t->ng;
+	seg_memo.layout = t->layout;
+	seg_memo.nng = t->nng;
+	seg_memo.nplaced = t->nplaced;
+	seg_memo.a = a;
+	seg_memo.step = step;
+	seg_memo.len = s->len;
+	seg_memo.n = n;
+	return n;
+}
+
+static void segments_clear(void)
+{
+	free(seg_memo.v);
+	memset(&seg_memo, 0, sizeof seg_memo);
+}
+
+static int segments_walk(const struct topo *t, const struct span *s, long k, struct seg *out, int max)
 {
 	long a = s->first + k * s->stride, step = s->step > 0 ? s->step : 1, last = a + (s->len - 1) * step;
 	int i, n = 0;
@@ -620,11 +677,11 @@ static void acc_order(void)
 		qsort(acc.e, ne, sizeof *acc.e, ev_cmp);
 }
 
-/* The pieces of constant load over ev (acc.e as acc_order made it, or a kept copy), each
- * to fn. */
-static void acc_walk(const struct event *ev, piece_fn fn, void *ctx)
+/* The pieces of constant load over the n contributions cs and their events ev (acc's as
+ * acc_order made them, or a kept ring's), each to fn. */
+static void acc_walk(const struct contrib *cs, size_t n, const struct event *ev, piece_fn fn, void *ctx)
 {
-	size_t ne = 2 * acc.n, i, k, nact = 0;
+	size_t ne = 2 * n, i, k, nact = 0;
 	double sum[4] = { 0, 0, 0, 0 };
 	for (i = 0; i < ne;) {
 		const struct event *e0 = &ev[i];
@@ -632,12 +689,15 @@ static void acc_walk(const struct event *ev, piece_fn fn, void *ctx)
 		/* Every event at this position of this level, then the piece that starts here. */
 		while (j < ne && ev[j].sw == e0->sw && ev[j].order == e0->order && ev[j].pos == e0->pos) {
 			const struct event *e = &ev[j];
-			const struct contrib *c = &acc.c[e->i];
+			const struct contrib *c = &cs[e->i];
 			if (e->add) {
 				acc.where[e->i] = nact;
 				acc.active[nact++] = e->i;
-				for (k = 0; k < 4; k++)
-					sum[k] += c->v[k];
+				/* (Written out: a loop here was a tenth of the walk.) */
+				sum[0] += c->v[0];
+				sum[1] += c->v[1];
+				sum[2] += c->v[2];
+				sum[3] += c->v[3];
 			} else {
 				/* Out of the active set: the last one takes its place (a component
 				 * shared by every group holds a contribution of each, a thousand at
@@ -645,8 +705,10 @@ static void acc_walk(const struct event *ev, piece_fn fn, void *ctx)
 				size_t at = acc.where[e->i], last = acc.active[--nact];
 				acc.active[at] = last;
 				acc.where[last] = at;
-				for (k = 0; k < 4; k++)
-					sum[k] -= c->v[k];
+				sum[0] -= c->v[0];
+				sum[1] -= c->v[1];
+				sum[2] -= c->v[2];
+				sum[3] -= c->v[3];
 			}
 			j++;
 		}
@@ -657,9 +719,9 @@ static void acc_walk(const struct event *ev, piece_fn fn, void *ctx)
 			/* The representative: the contribution covering it that sends the most. */
 			size_t best = acc.active[0];
 			for (k = 1; k < nact; k++)
-				if (acc.c[acc.active[k]].v[0] > acc.c[best].v[0])
+				if (cs[acc.active[k]].v[0] > cs[best].v[0])
 					best = acc.active[k];
-			fn(&acc.c[best], sum, ctx);
+			fn(&cs[best], sum, ctx);
 		}
 		i = j;
 	}
@@ -670,7 +732,7 @@ static void acc_sweep(piece_fn fn, void *ctx)
 	if (!acc.n)
 		return;
 	acc_order();
-	acc_walk(acc.e, fn, ctx);
+	acc_walk(acc.c, acc.n, acc.e, fn, ctx);
 }
 
 /* ---- ring and pairs: the hops that leave each component ------------------------------
@@ -870,19 +932,12 @@ static void ring_base(const struct topo *t, const struct route_in *in, bool pair
 }
 
 /* The contributions of the kept hops, valued for traffic in (the same operations, in the
- * same order, as when they were first made). */
-static void ring_values(const struct topo *t, const struct route_in *in, bool pairs, double conc, const struct ring_geo *rg)
+ * same order, as when they were first made), in place: every value of a kept contribution
+ * is made again from its recipe, so the last traffic's values need not be kept. */
+static void ring_values(const struct topo *t, const struct route_in *in, bool pairs, double conc, struct ring_geo *rg)
 {
 	size_t i;
 	int k;
-	acc.n = rg->n;
-	if (!rg->n)
-		return;
-	if (rg->n > acc.cap) {
-		acc.cap = rg->n;
-		acc.c = xrealloc(acc.c, acc.cap * sizeof *acc.c);
-	}
-	memcpy(acc.c, rg->c, rg->n * sizeof *acc.c);
 	for (i = 0; i < rg->n; i++) {
 		const struct recipe *r = &rg->r[i];
 		const struct topo_ngroup *g = &t->ng[r->gi];
@@ -894,7 +949,7 @@ static void ring_values(const struct topo *t, const struct route_in *in, bool pa
 		else if (r->kind == RK_RANDOM)
 			v[3] = 1.0 / r->trays;
 		for (k = 0; k < 4; k++)
-			acc.c[i].v[k] = v[k] * r->times;
+			rg->c[i].v[k] = v[k] * r->times;
 	}
 }
 
@@ -1023,8 +1078,8 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 		if (rg) {
 			/* The same hops: their values for this traffic, the kept order. */
 			ring_values(t, in, pairs, conc, rg);
-			if (acc.n)
-				acc_room(acc.n);
+			if (rg->n)
+				acc_room(rg->n);
 		} else {
 			acc_reset();
 			rec.on = in->span.count == 1;
@@ -1033,8 +1088,10 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 			if (acc.n)
 				acc_order();
 		}
-		if (acc.n)
-			acc_walk(rg ? rg->e : acc.e, ring_piece, &x);
+		if (rg && rg->n)
+			acc_walk(rg->c, rg->n, rg->e, ring_piece, &x);
+		else if (!rg && acc.n)
+			acc_walk(acc.c, acc.n, acc.e, ring_piece, &x);
 		if (!rg && in->span.count == 1 && acc.n <= RING_GEO_MAX) {
 			/* Kept: the tables change hands (the entry's old ones become acc's). */
 			rg = &ring_geo[ring_geo_next];
@@ -1966,6 +2023,7 @@ void route_caches_clear(void)
 		memset(&ring_geo[i], 0, sizeof ring_geo[i]);
 	}
 	ring_geo_next = 0;
+	segments_clear();
 }
 
 static const struct tree_table *tree_table(const struct topo *t, const struct span *s, int placement)
