@@ -742,12 +742,50 @@ static void acc_sweep(piece_fn fn, void *ctx)
  * component. Each hop carries the ring's rate (every channel), at the component's share of
  * the rails. */
 
+/* The last piece's capacity, for the next one with the same load on a level of the same
+ * make (the pieces of a thousand alike pods, each on its own leaf switch, come one after
+ * another): the loads (bit for bit), the level's inputs to capacity() and `extra`, what
+ * else the caller's question reads (all-to-all: the ports per node it spreads over). */
+struct piece_memo {
+	bool set;
+	double sum[4], link;
+	int switches, uplinks, hash, hash_links, pair_links, extra;
+	bool peer;
+	struct cap c;
+};
+
+static bool piece_memo_hit(const struct piece_memo *m, const double *sum, const struct topo_level *l, int extra)
+{
+	return m->set && m->sum[0] == sum[0] && m->sum[1] == sum[1] && m->sum[2] == sum[2] && m->sum[3] == sum[3] &&
+	       m->link == l->link_GBps && m->switches == l->switches && m->uplinks == l->uplinks && m->hash == l->hash &&
+	       m->hash_links == l->hash_links && m->pair_links == l->pair_links && m->peer == l->peer && m->extra == extra;
+}
+
+static void piece_memo_keep(struct piece_memo *m, const double *sum, const struct topo_level *l, int extra,
+			    const struct cap *c)
+{
+	int k;
+	m->set = true;
+	m->extra = extra;
+	for (k = 0; k < 4; k++)
+		m->sum[k] = sum[k];
+	m->link = l->link_GBps;
+	m->switches = l->switches;
+	m->uplinks = l->uplinks;
+	m->hash = l->hash;
+	m->hash_links = l->hash_links;
+	m->pair_links = l->pair_links;
+	m->peer = l->peer;
+	m->c = *c;
+}
+
 struct ring_ctx {
 	const struct topo *t;
 	const struct route_in *in;
 	struct route_out *o;
 	double conc;
 	bool pairs;
+	struct piece_memo memo;
 };
 
 static void ring_piece(const struct contrib *rep, const double *sum, void *vctx)
@@ -786,7 +824,12 @@ static void ring_piece(const struct contrib *rep, const double *sum, void *vctx)
 		}
 		return;
 	}
-	c = capacity(l, (long)ceil(sum[1] * frac - 1e-9), (long)ceil(sum[2] * frac - 1e-9), true);
+	if (piece_memo_hit(&x->memo, sum, l, 0)) {
+		c = x->memo.c;
+	} else {
+		c = capacity(l, (long)ceil(sum[1] * frac - 1e-9), (long)ceil(sum[2] * frac - 1e-9), true);
+		piece_memo_keep(&x->memo, sum, l, 0, &c);
+	}
 	take(x->t, x->o, demand, &c, rep->gi, rep->pi, rep->lv);
 	{
 		double per = x->conc * x->in->rate * (rep->block_nodes > 0 ? rep->block_nodes : 1);
@@ -1062,7 +1105,7 @@ static void eval_ring(const struct topo *t, const struct route_in *in, struct ro
 	int i;
 	double conc = in->concurrent > 0 ? in->concurrent : 1;
 	bool odd_wrap = !pairs && in->cross_rail && in->span.len > 2 && in->span.len % 2 == 1;
-	struct ring_ctx x = { t, in, o, conc, pairs };
+	struct ring_ctx x = { t, in, o, conc, pairs, { 0 } };
 	for (k = 0; k < in->span.count; k++) {
 		int ns = segments(t, &in->span, k, sg, maxseg);
 		struct ring_geo *rg = NULL;
@@ -1127,6 +1170,7 @@ struct a2a_ctx {
 	const struct topo *t;
 	const struct route_in *in;
 	struct route_out *o;
+	struct piece_memo memo;
 };
 
 static void a2a_piece(const struct contrib *rep, const double *sum, void *vctx)
@@ -1160,9 +1204,14 @@ static void a2a_piece(const struct contrib *rep, const double *sum, void *vctx)
 			   in->pxn ? "" : " (without PXN it changes rail)");
 		return;
 	}
-	flows = (long)min_d(1e15, sum[1] * (n - m) * gp);
-	dests = (long)min_d(1e15, (n - m > 0 ? n - m : 1) * (double)l->rails * g->spn);
-	c = capacity(l, flows, dests, false);
+	if (piece_memo_hit(&x->memo, sum, l, l->rails * g->spn)) {
+		c = x->memo.c;
+	} else {
+		flows = (long)min_d(1e15, sum[1] * (n - m) * gp);
+		dests = (long)min_d(1e15, (n - m > 0 ? n - m : 1) * (double)l->rails * g->spn);
+		c = capacity(l, flows, dests, false);
+		piece_memo_keep(&x->memo, sum, l, l->rails * g->spn, &c);
+	}
 	take(x->t, x->o, demand, &c, rep->gi, rep->pi, rep->lv);
 	if (share_out > x->o->share_up[rep->lv])
 		x->o->share_up[rep->lv] = share_out;
@@ -1175,7 +1224,7 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 	long k, step = in->span.step > 0 ? in->span.step : 1, n = in->span.len;
 	int maxp = max_switch_planes(t), i, j;
 	double conc = in->concurrent > 0 ? in->concurrent : 1, gp = in->gpus > 0 ? in->gpus : 1;
-	struct a2a_ctx x = { t, in, o };
+	struct a2a_ctx x = { t, in, o, { 0 } };
 	int *mesh_only;
 	if (n < 2) {
 		return;
@@ -2043,6 +2092,39 @@ static const struct tree_table *tree_table(const struct topo *t, const struct sp
 	return tt;
 }
 
+/* eval_tree's capacities by edge count, per level index: alike groups (a thousand pods,
+ * each on its own leaf switch) ask about levels of the same make with the few edge counts
+ * a run of ranks has. An entry holds while the level's inputs to capacity() are those it
+ * was made for (the level's make, its destinations per edge, the queue pairs per edge). */
+#define TREE_MEMO_E 64
+struct tree_memo {
+	double link, qp_edge;
+	int switches, uplinks, hash, hash_links, pair_links, dests_edge;
+	bool peer, set;
+	uint64_t have;           /* bit E: c[E] and flows[E] made */
+	struct cap c[TREE_MEMO_E];
+};
+
+static bool tree_memo_for(struct tree_memo *m, const struct topo_level *l, int dests_edge, double qp_edge)
+{
+	if (m->set && m->link == l->link_GBps && m->qp_edge == qp_edge && m->switches == l->switches &&
+	    m->uplinks == l->uplinks && m->hash == l->hash && m->hash_links == l->hash_links &&
+	    m->pair_links == l->pair_links && m->dests_edge == dests_edge && m->peer == l->peer)
+		return true;
+	m->set = true;
+	m->link = l->link_GBps;
+	m->qp_edge = qp_edge;
+	m->switches = l->switches;
+	m->uplinks = l->uplinks;
+	m->hash = l->hash;
+	m->hash_links = l->hash_links;
+	m->pair_links = l->pair_links;
+	m->dests_edge = dests_edge;
+	m->peer = l->peer;
+	m->have = 0;
+	return false;
+}
+
 static void eval_tree(const struct topo *t, const struct route_in *in, struct route_out *o, int placement)
 {
 	const struct tree_table *tt;
@@ -2068,6 +2150,15 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 		unroutable(o, "%s", tt->why);
 		return;
 	}
+	/* A level's rail share and queue pairs per edge depend on its rails and its group's
+	 * servers and ports only: made again when those change (alike groups follow each other). */
+	int rails_was = -1, spn_was = -1, wired_was = -1;
+	double share = 0, qp_edge = 0;
+	struct tree_memo memo[TOPO_MAX_LEVELS];
+	for (lv = 0; lv < TOPO_MAX_LEVELS; lv++) {
+		memo[lv].set = false;
+		memo[lv].have = 0;
+	}
 	for (i = 0; i < t->nplaced; i++) {
 		int gi = t->order[i];
 		const struct topo_ngroup *g = &t->ng[gi];
@@ -2078,7 +2169,7 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 			for (lv = 0; lv < p->nlevels; lv++) {
 				const struct topo_level *l = &p->level[lv];
 				long E = *most_at(tt, gi, pi, lv);
-				double share, demand, per_edge;
+				double demand, per_edge;
 				long flows;
 				struct cap c;
 				if (p->kind == PLANE_MESH) {
@@ -2111,15 +2202,34 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 					continue;
 				/* Each tree edge carries B/4 per direction (two trees, each half the data,
 				 * at the bus rate B = 2 x algbw), this component's share of the rails. */
-				share = rail_share(in->channels * (int)conc, l->rails * g->spn, g->wired * g->spn);
+				if (l->rails != rails_was || g->spn != spn_was || g->wired != wired_was) {
+					rails_was = l->rails;
+					spn_was = g->spn;
+					wired_was = g->wired;
+					share = rail_share(in->channels * (int)conc, l->rails * g->spn, g->wired * g->spn);
+					qp_edge = ceil(in->channels * conc * in->runtime / 2.0 * share);
+				}
 				per_edge = in->rate / 4 * share;
 				demand = E * conc * per_edge;
-				flows = (long)ceil(E * ceil(in->channels * conc * in->runtime / 2.0 * share) * t->qps);
 				if (l->uplinks <= 0) {
 					unroutable(o, "tree edges must leave '%s', and there is no path up", g->name);
 					continue;
 				}
-				c = capacity(l, flows, E * l->rails * g->spn, false);
+				{
+					struct tree_memo *tm = &memo[lv];
+					bool known = tree_memo_for(tm, l, l->rails * g->spn, qp_edge) && E < TREE_MEMO_E &&
+						     (tm->have >> E & 1);
+					if (known) {
+						c = tm->c[E];
+					} else {
+						flows = (long)ceil(E * qp_edge * t->qps);
+						c = capacity(l, flows, E * l->rails * g->spn, false);
+						if (E < TREE_MEMO_E) {
+							tm->c[E] = c;
+							tm->have |= 1ull << E;
+						}
+					}
+				}
 				take(t, o, demand, &c, gi, pi, lv);
 				{
 					double m = l->size >= TOPO_ALL ? (double)n : min_d((double)n, (double)l->size / g->spn);
