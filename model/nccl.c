@@ -705,9 +705,12 @@ void nccl_model_build_multi(const struct nccl_node *cls, int ncls, int nnodes, i
 double nccl_time(const struct nccl_model *m, enum coll c, enum nalgo a, enum nproto p, double bytes, double bw_scale)
 {
 	double A = m->bw[c][a][p] * bw_scale, lat = m->lat[c][a][p];
-	int idx = bytes >= 64 ? (int)floor(log2(bytes / 64)) : -1;
+	int idx;
 	if (A <= 0)
 		return -1;
+	/* The size's index in treeCorrectionFactor, for the two algorithms it corrects (a
+	 * log2 per call was a tenth of NCCL's model in a recompute). */
+	idx = c == COLL_ALLREDUCE && (a == NA_TREE || a == NA_NVLSTREE) && bytes >= 64 ? (int)floor(log2(bytes / 64)) : -1;
 	if (c == COLL_ALLREDUCE && a == NA_TREE && idx >= 0 && idx < 23)
 		A *= tree_corr[p][idx];
 	if (c == COLL_ALLREDUCE && a == NA_NVLSTREE && m->node.sm >= 100 &&
