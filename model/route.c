@@ -996,6 +996,18 @@ static void ring_values(const struct topo *t, const struct route_in *in, bool pa
 	}
 }
 
+/* pr's values, made the first time one of its level's hops leaves (most levels of a
+ * thousand groups' ring see none: the hop to the next group stays in their component). */
+static void ring_value(const struct topo *t, const struct route_in *in, bool pairs, double conc,
+		       const struct topo_ngroup *g, const struct topo_level *l, long block_nodes, long trays,
+		       struct contrib *pr, bool *valued)
+{
+	if (*valued)
+		return;
+	ring_base(t, in, pairs, conc, g, l, block_nodes, trays, pr->v);
+	*valued = true;
+}
+
 /* The hops of communicator k leaving components, as contributions (recorded when rec.on). */
 static void ring_hops(const struct topo *t, const struct route_in *in, bool pairs, double conc, const struct seg *sg,
 		      int ns, long D, bool odd_wrap)
@@ -1024,6 +1036,7 @@ static void ring_hops(const struct topo *t, const struct route_in *in, bool pair
 				struct contrib proto, *pr = &proto;
 				long trays, tr;
 				int m;
+				bool valued = false; /* pr->v made (only for a level a hop leaves) */
 				if (most > s->n)
 					most = s->n;
 				memset(pr, 0, sizeof *pr);
@@ -1040,7 +1053,6 @@ static void ring_hops(const struct topo *t, const struct route_in *in, bool pair
 				if (pairs && D > 1)
 					hops = (double)(D < most ? D : most);
 				trays = trays_at(g, p, l);
-				ring_base(t, in, pairs, conc, g, l, block_nodes, trays, pr->v);
 				rec.cur.gi = s->gi;
 				rec.cur.pi = pr->pi;
 				rec.cur.lv = lv;
@@ -1051,6 +1063,7 @@ static void ring_hops(const struct topo *t, const struct route_in *in, bool pair
 					long y0 = x0 + tr, y1 = x1 + tr;
 					if (in->placement == PLACE_RANDOM && !pairs) {
 						/* Every node of the component: its hop leaves at random. */
+						ring_value(t, in, pairs, conc, g, l, block_nodes, trays, pr, &valued);
 						pr->v[3] = 1.0 / trays;
 						rec.cur.kind = RK_RANDOM;
 						topo_runs(l, y0, d, s->n, acc_run, pr);
@@ -1061,12 +1074,16 @@ static void ring_hops(const struct topo *t, const struct route_in *in, bool pair
 						 * leaves its rail component. */
 						pr->why = UP_PAIR_RAIL;
 						rec.cur.kind = RK_PLAIN;
+						ring_value(t, in, pairs, conc, g, l, block_nodes, trays, pr, &valued);
 						topo_runs(l, y0, d, exits ? s->n : s->n - 1, acc_run, pr);
 						continue;
 					}
 					if (!single && s->n > 1) {
 						long B0 = floordiv(y0 + l->shift, l->size), B1 = floordiv(y1 + l->shift, l->size);
-						struct contrib inner = *pr;
+						struct contrib inner;
+						if (d >= l->size || B1 > B0)
+							ring_value(t, in, pairs, conc, g, l, block_nodes, trays, pr, &valued);
+						inner = *pr;
 						for (m = 0; m < 3; m++)
 							inner.v[m] *= hops;
 						rec.cur.kind = RK_INNER;
@@ -1086,9 +1103,11 @@ static void ring_hops(const struct topo *t, const struct route_in *in, bool pair
 						rec.cur.kind = RK_PLAIN;
 						if (!stays) {
 							pr->why = UP_LEAVE;
+							ring_value(t, in, pairs, conc, g, l, block_nodes, trays, pr, &valued);
 							acc_add(pr, here, here + pr->G - 1, hops);
 						} else if (odd_wrap && last && rails_apart) {
 							pr->why = UP_WRAP;
+							ring_value(t, in, pairs, conc, g, l, block_nodes, trays, pr, &valued);
 							acc_add(pr, here, here + pr->G - 1, 1);
 						}
 					}
@@ -1618,6 +1637,7 @@ struct trun_set {
 	 * scans on from there: as many buckets as runs, so a step or two). */
 	size_t *bucket, nbucket, bcap;
 	int shift;
+	bool one_order;      /* every run of a group has a key, all of one order (tree_edge) */
 };
 
 static void trun_push(struct trun_set *rs, long start, int gi, long local0, bool has, struct ckey key)
@@ -1732,7 +1752,11 @@ static bool leaves(const struct topo_ngroup *go, const struct topo_plane *po, co
 }
 
 /* One tree edge between ranks x and y: the runs whose component it leaves count it (cnt,
- * per run; the runs of one component are summed at the end). */
+ * per run; the runs of one component are summed at the end). With rs->one_order (every
+ * run of a group has a key, all of one order) the keys answer alone: a chain's orders
+ * rise, so another group's chain meets a key's (switch group, order) only at this level,
+ * where its run's key says which component it is in; the edge leaves both ends'
+ * components or neither. */
 static void tree_edge(const struct topo *t, const struct trun_set *rs, int pi, long x, long y, long *cnt)
 {
 	const struct trun *rx = trun_at(rs, x), *ry = trun_at(rs, y);
@@ -1741,6 +1765,13 @@ static void tree_edge(const struct topo *t, const struct trun_set *rs, int pi, l
 	long lx, ly;
 	if (rx == ry || rx->gi < 0 || ry->gi < 0)
 		return;
+	if (rs->one_order) {
+		if (!key_eq(rx->key, ry->key)) {
+			cnt[rx - rs->v]++;
+			cnt[ry - rs->v]++;
+		}
+		return;
+	}
 	gx = &t->ng[rx->gi];
 	gy = &t->ng[ry->gi];
 	px = plane_of(gx, pi);
@@ -1845,6 +1876,17 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 					continue;
 				tree_runs(s, k, pi, lv, sg, ns, &rs);
 				trun_index(&rs, n);
+				rs.one_order = true;
+				{
+					int order0 = -1;
+					for (r = 0; r < rs.n && rs.one_order; r++) {
+						if (rs.v[r].gi < 0)
+							continue;
+						if (order0 < 0 && rs.v[r].has)
+							order0 = rs.v[r].key.order;
+						rs.one_order = rs.v[r].has && rs.v[r].key.order == order0;
+					}
+				}
 				if (rs.n > ncnt) {
 					ncnt = rs.cap;
 					free(cnt);
