@@ -164,6 +164,23 @@ struct seg {
 	long n;         /* communicator nodes in it */
 };
 
+/* The memos below (segments, a piece's and a tree level's capacity) are transparent:
+ * route_memos(false) turns them off for the tests that check it; hits counts their uses. */
+static bool memos_on = true;
+static long memo_hits;
+
+void route_memos(bool on)
+{
+	memos_on = on;
+	memo_hits = 0;
+	route_caches_clear();
+}
+
+long route_memo_hits(void)
+{
+	return memo_hits;
+}
+
 /* The last communicator's segments: a recompute asks for the same one (the job's world,
  * or a DP span over the same nodes) for its ring, pairs, all-to-all and trees, a walk over
  * every placed group each time. Kept by the graph (its address, its node groups' and the
@@ -186,10 +203,11 @@ static int segments(const struct topo *t, const struct span *s, long k, struct s
 {
 	long a = s->first + k * s->stride, step = s->step > 0 ? s->step : 1;
 	int n;
-	if (seg_memo.v && seg_memo.t == t && seg_memo.ng == t->ng && seg_memo.layout == t->layout &&
+	if (memos_on && seg_memo.v && seg_memo.t == t && seg_memo.ng == t->ng && seg_memo.layout == t->layout &&
 	    seg_memo.nng == t->nng && seg_memo.nplaced == t->nplaced && seg_memo.a == a && seg_memo.step == step &&
 	    seg_memo.len == s->len && seg_memo.n <= max) {
 		memcpy(out, seg_memo.v, (size_t)seg_memo.n * sizeof *out);
+		memo_hits++;
 		return seg_memo.n;
 	}
 	n = segments_walk(t, s, k, out, max);
@@ -756,7 +774,7 @@ struct piece_memo {
 
 static bool piece_memo_hit(const struct piece_memo *m, const double *sum, const struct topo_level *l, int extra)
 {
-	return m->set && m->sum[0] == sum[0] && m->sum[1] == sum[1] && m->sum[2] == sum[2] && m->sum[3] == sum[3] &&
+	return memos_on && m->set && m->sum[0] == sum[0] && m->sum[1] == sum[1] && m->sum[2] == sum[2] && m->sum[3] == sum[3] &&
 	       m->link == l->link_GBps && m->switches == l->switches && m->uplinks == l->uplinks && m->hash == l->hash &&
 	       m->hash_links == l->hash_links && m->pair_links == l->pair_links && m->peer == l->peer && m->extra == extra;
 }
@@ -826,6 +844,7 @@ static void ring_piece(const struct contrib *rep, const double *sum, void *vctx)
 	}
 	if (piece_memo_hit(&x->memo, sum, l, 0)) {
 		c = x->memo.c;
+		memo_hits++;
 	} else {
 		c = capacity(l, (long)ceil(sum[1] * frac - 1e-9), (long)ceil(sum[2] * frac - 1e-9), true);
 		piece_memo_keep(&x->memo, sum, l, 0, &c);
@@ -1225,6 +1244,7 @@ static void a2a_piece(const struct contrib *rep, const double *sum, void *vctx)
 	}
 	if (piece_memo_hit(&x->memo, sum, l, l->rails * g->spn)) {
 		c = x->memo.c;
+		memo_hits++;
 	} else {
 		flows = (long)min_d(1e15, sum[1] * (n - m) * gp);
 		dests = (long)min_d(1e15, (n - m > 0 ? n - m : 1) * (double)l->rails * g->spn);
@@ -2260,9 +2280,10 @@ static void eval_tree(const struct topo *t, const struct route_in *in, struct ro
 				{
 					struct tree_memo *tm = &memo[lv];
 					bool known = tree_memo_for(tm, l, l->rails * g->spn, qp_edge) && E < TREE_MEMO_E &&
-						     (tm->have >> E & 1);
+						     (tm->have >> E & 1) && memos_on;
 					if (known) {
 						c = tm->c[E];
+						memo_hits++;
 					} else {
 						flows = (long)ceil(E * qp_edge * t->qps);
 						c = capacity(l, flows, E * l->rails * g->spn, false);

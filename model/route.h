@@ -91,6 +91,12 @@ struct span span_all(long n);
 bool route_tree_counts_agree(const struct topo *t, const struct span *s, char *why, size_t size);
 /* Forget the cached tree counts (fabric_caches_clear: benchmarks measuring a cold start). */
 void route_caches_clear(void);
+/* Tests: route_memos(false) evaluates every piece the long way (no kept segments, no
+ * capacity reused from the last piece or tree level of the same make: they must not change
+ * a result), true again by default; either clears the caches. route_memo_hits: the memos'
+ * uses since (0 when off). */
+void route_memos(bool on);
+long route_memo_hits(void);
 
 /* NCCL's double binary tree over n nodes: the parents of x in tree 0 and tree 1, -1 for a
  * root (exposed for tests and the teaching view). */
