@@ -1000,11 +1000,29 @@ static void ring_values(const struct topo *t, const struct route_in *in, bool pa
 {
 	size_t i;
 	int k;
+	/* The last base and what it was made of (ring_base reads no more of the group and
+	 * level, and the traffic is this call's): alike groups' recipes repeat it. */
+	double base[4] = { 0, 0, 0, 0 };
+	int spn = -1, wired = -1, rails = -1;
+	long block_nodes = -1, trays = -1;
 	for (i = 0; i < rg->n; i++) {
 		const struct recipe *r = &rg->r[i];
 		const struct topo_ngroup *g = &t->ng[r->gi];
+		const struct topo_level *l = &g->plane[r->pi].level[r->lv];
 		double v[4];
-		ring_base(t, in, pairs, conc, g, &g->plane[r->pi].level[r->lv], r->block_nodes, r->trays, v);
+		if (!memos_on || g->spn != spn || g->wired != wired || l->rails != rails || r->block_nodes != block_nodes ||
+		    r->trays != trays) {
+			ring_base(t, in, pairs, conc, g, l, r->block_nodes, r->trays, base);
+			spn = g->spn;
+			wired = g->wired;
+			rails = l->rails;
+			block_nodes = r->block_nodes;
+			trays = r->trays;
+		} else {
+			memo_hits++;
+		}
+		for (k = 0; k < 4; k++)
+			v[k] = base[k];
 		if (r->kind == RK_INNER)
 			for (k = 0; k < 3; k++)
 				v[k] *= r->hops;
