@@ -613,11 +613,13 @@ static void acc_room(size_t n)
  * component), give two sorted lists, starts and ends, which merge in one pass (an end
  * before a start at one position, each list in contribution order). false, leaving acc.e
  * as it was, when the levels are too sparse to count or a level's starts or ends fall. */
+#define ACC_ORDERS 64
 static bool acc_merge(void)
 {
 	static size_t *first, *ord, cap_first, cap_ord;
 	long swlo, swhi, olo, ohi;
 	size_t i, nb, ne = 2 * acc.n, out = 0, b;
+	int oidx[ACC_ORDERS], norders;
 	if (!acc.n)
 		return true;
 	swlo = swhi = acc.c[0].sw;
@@ -629,9 +631,22 @@ static bool acc_merge(void)
 		olo = c->order < olo ? c->order : olo;
 		ohi = c->order > ohi ? c->order : ohi;
 	}
-	if ((uint64_t)(swhi - swlo + 1) * (uint64_t)(ohi - olo + 1) > 4 * (uint64_t)acc.n + 1024)
+	/* The orders present, numbered densely in their order (a chain's orders are 2, 4, 6:
+	 * levels are (switch group, order) slots, and half the orders' slots were empty). */
+	if (ohi - olo + 1 > ACC_ORDERS)
 		return false;
-	nb = (size_t)(swhi - swlo + 1) * (size_t)(ohi - olo + 1);
+	{
+		bool present[ACC_ORDERS] = { false };
+		long o;
+		for (i = 0; i < acc.n; i++)
+			present[acc.c[i].order - olo] = true;
+		norders = 0;
+		for (o = 0; o <= ohi - olo; o++)
+			oidx[o] = present[o] ? norders++ : -1;
+	}
+	if ((uint64_t)(swhi - swlo + 1) * (uint64_t)norders > 4 * (uint64_t)acc.n + 1024)
+		return false;
+	nb = (size_t)(swhi - swlo + 1) * (size_t)norders;
 	if (nb + 1 > cap_first) {
 		cap_first = 2 * (nb + 1);
 		free(first);
@@ -642,7 +657,7 @@ static bool acc_merge(void)
 		free(ord);
 		ord = xmalloc(cap_ord * sizeof *ord);
 	}
-#define ACC_LEVEL(c) ((size_t)((c)->sw - swlo) * (size_t)(ohi - olo + 1) + (size_t)((c)->order - olo))
+#define ACC_LEVEL(c) ((size_t)((c)->sw - swlo) * (size_t)norders + (size_t)oidx[(c)->order - olo])
 	memset(first, 0, (nb + 1) * sizeof *first);
 	for (i = 0; i < acc.n; i++)
 		first[ACC_LEVEL(&acc.c[i]) + 1]++;
@@ -1913,6 +1928,24 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				if (!any)
 					continue;
 				tree_runs(s, k, pi, lv, sg, ns, &rs);
+				/* The boundaries an edge can cross: between runs of different
+				 * components. Neighbouring runs of one component (the groups of one
+				 * spine unit, every group under one core) join: an edge between them
+				 * leaves neither (leaves() compares their keys), so it needs no look.
+				 * None: every run is of one component, which no edge leaves (the
+				 * counts stay 0, as most_alloc made them). */
+				if (rs.n > nbound) {
+					nbound = rs.cap;
+					free(bound);
+					bound = xmalloc(nbound * sizeof *bound);
+				}
+				nb = 0;
+				for (r = 1; r < rs.n; r++)
+					if (!(rs.v[r].has && rs.v[r - 1].has && rs.v[r].gi >= 0 && rs.v[r - 1].gi >= 0 &&
+					      key_eq(rs.v[r].key, rs.v[r - 1].key)))
+						bound[nb++] = r;
+				if (nb == 0)
+					continue;
 				trun_index(&rs, n);
 				rs.one_order = true;
 				{
@@ -1933,20 +1966,6 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 				memset(cnt, 0, rs.n * sizeof *cnt);
 				if (n % 2 == 1)
 					nw = wrap_edges(n, wr);
-				/* The boundaries an edge can cross: between runs of different
-				 * components. Neighbouring runs of one component (the groups of one
-				 * spine unit, every group under one core) join: an edge between them
-				 * leaves neither (leaves() compares their keys), so it needs no look. */
-				if (rs.n > nbound) {
-					nbound = rs.cap;
-					free(bound);
-					bound = xmalloc(nbound * sizeof *bound);
-				}
-				nb = 0;
-				for (r = 1; r < rs.n; r++)
-					if (!(rs.v[r].has && rs.v[r - 1].has && rs.v[r].gi >= 0 && rs.v[r - 1].gi >= 0 &&
-					      key_eq(rs.v[r].key, rs.v[r - 1].key)))
-						bound[nb++] = r;
 				for (bit = 1; bit < n && nb > 0; bit <<= 1) {
 					if ((n + 2 * bit - 1) / (2 * bit) <= (long)nb) {
 						/* Fewer edges of this bit than boundaries: each edge, once. */
