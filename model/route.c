@@ -677,15 +677,13 @@ static bool acc_merge(void)
 				return false;
 	for (b = 0; b < nb; b++) {
 		size_t s = first[b], t = first[b], end = first[b + 1];
-		while (t < end) {
-			const struct contrib *cs = s < end ? &acc.c[ord[s]] : NULL, *ct = &acc.c[ord[t]];
-			if (cs && cs->lo < ct->hi + 1) {
-				acc.e[out++] = (struct event){ cs->sw, cs->order, cs->lo, 1, ord[s] };
-				s++;
-			} else {
-				acc.e[out++] = (struct event){ ct->sw, ct->order, ct->hi + 1, 0, ord[t] };
-				t++;
-			}
+		/* Each end, after the starts before it (ends and starts rise). */
+		for (; t < end; t++) {
+			const struct contrib *ct = &acc.c[ord[t]];
+			long stop = ct->hi + 1;
+			for (; s < end && acc.c[ord[s]].lo < stop; s++)
+				acc.e[out++] = (struct event){ ct->sw, ct->order, acc.c[ord[s]].lo, 1, ord[s] };
+			acc.e[out++] = (struct event){ ct->sw, ct->order, stop, 0, ord[t] };
 		}
 	}
 	return out == ne;
