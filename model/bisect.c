@@ -163,6 +163,16 @@ static double level_up(const struct topo_level *l)
 	return l->uplinks > 0 ? (double)topo_rail_groups(l) * l->switches * l->uplinks * l->link_GBps : 0;
 }
 
+/* Levels a and b climb alike: the same switch group and order, the same components of
+ * the same positions, the same uplinks (what chain reads of a level: its components
+ * through topo_comp_rail with rail 0, which reads no rail_mod or rail_block). */
+static bool level_same(const struct topo_level *a, const struct topo_level *b)
+{
+	return a->sw == b->sw && a->order == b->order && a->size == b->size && a->shift == b->shift &&
+	       a->modulus == b->modulus && a->base == b->base && a->rail_groups == b->rail_groups &&
+	       a->switches == b->switches && a->uplinks == b->uplinks && a->link_GBps == b->link_GBps;
+}
+
 /* The chain above component ci (level lv of plane p, holding position x): uplinks and
  * parents, up to the top. Where it meets a component already chained it checks that x
  * climbs the same way (same uplinks, same parents): else the components are no tree (an
@@ -334,6 +344,15 @@ static void ar_release(struct btree *t)
 	}
 }
 
+/* Entries 0..D, unset: for a function that writes every one. */
+static struct bfun fun_alloc(struct btree *t, long D)
+{
+	struct bfun f;
+	f.D = D;
+	f.v = ar_alloc(t, (size_t)(D + 1));
+	return f;
+}
+
 static struct bfun fun_new(struct btree *t, long D)
 {
 	struct bfun f;
@@ -446,20 +465,19 @@ static struct bfun power(struct btree *t, const struct bfun *psi, long k)
 {
 	long s = support_step(psi);
 	struct bfun r, base, tmp;
-	if (k == 1) {
-		r = fun_new(t, psi->D);
-		memcpy(r.v, psi->v, (size_t)(psi->D + 1) * sizeof *r.v);
-		return r;
-	}
+	if (k == 1)
+		return *psi; /* (functions are never written once made) */
 	if (s > 0 && concave(psi, s)) {
-		long M = psi->D / s, q;
-		r = fun_new(t, k * psi->D);
+		long M = psi->D / s, j, rr;
+		r = s == 1 ? fun_alloc(t, k * psi->D) : fun_new(t, k * psi->D);
 		*t->work += (double)k * M;
-		for (q = 0; q <= k * M; q++) {
-			long j = q / M, rr = q % M;
-			r.v[q * s] = j >= k ? k * psi->v[psi->D]
-					    : j * psi->v[psi->D] + psi->v[rr * s] + (double)(k - j - 1) * psi->v[0];
+		/* x = (j M + rr) s: j children at their end, one at rr s, the rest at 0. */
+		for (j = 0; j < k; j++) {
+			double *rj = r.v + j * M * s;
+			for (rr = 0; rr < M; rr++)
+				rj[rr * s] = j * psi->v[psi->D] + psi->v[rr * s] + (double)(k - j - 1) * psi->v[0];
 		}
+		r.v[k * M * s] = k * psi->v[psi->D];
 		return r;
 	}
 	r = fun_new(t, 0);
@@ -483,10 +501,12 @@ static struct bfun power(struct btree *t, const struct bfun *psi, long k)
 /* A child's cost seen from a parent coloured A: min(E(x), E(D - x) + u). */
 static struct bfun psi_of(struct btree *t, const struct bfun *E, double up)
 {
-	struct bfun f = fun_new(t, E->D);
+	struct bfun f = fun_alloc(t, E->D);
 	long i;
-	for (i = 0; i <= E->D; i++)
-		f.v[i] = fmin(E->v[i], E->v[E->D - i] + up);
+	for (i = 0; i <= E->D; i++) {
+		double a = E->v[i], b = E->v[E->D - i] + up;
+		f.v[i] = b < a ? b : a; /* (fmin without the call: no value is NaN) */
+	}
 	return f;
 }
 
@@ -518,31 +538,100 @@ static int kind_cmp(const void *pa, const void *pb)
 	return a->hash < b->hash ? -1 : a->hash > b->hash;
 }
 
-/* The convolution of every kind (merged where equal), freeing them. */
+/* Two kinds of child, k_a copies of psi_a and k_b of psi_b, both concave on every multiple
+ * of one step s up to their ends (what power's closed form asks): their sum's least at x,
+ * from a = power(psi_a, k_a) and b = power(psi_b, k_b), visiting only the splits y of x
+ * (y under the b children) that an optimum can take. Why that is the minimum: two children
+ * both partly A, of either kind, can trade nodes in steps of s until one of them is at an
+ * end without raising the sum (f(p + d) + g(q - d) is concave in d on the multiples of s, so
+ * its least is at an end of d's range), so some optimum has at most one child partly A.
+ * If it is an a child (or none), every b child is at 0 or at its end: y = j D_b, j = 0..k_b.
+ * If it is a b child, every a child is: x - y = j D_a, j = 0..k_a. Each such y costs at
+ * least the minimum (it is one of conv's sums, a(x - y) + b(y)), and the optimum's y is one
+ * of them and costs at most what the optimum does (a and b are the least over their own
+ * children), so the least over them is conv's. False (nothing made) when the kinds are not
+ * such or this would cost more than conv (then conv), or over the budget. */
+static bool conv_two_concave(struct btree *t, const struct kind *ka, const struct kind *kb, const struct bfun *a,
+			     const struct bfun *b, struct bfun *out)
+{
+	long s = support_step(&ka->psi), j, i;
+	double cost;
+	struct bfun r;
+	if (s <= 0 || support_step(&kb->psi) != s || !concave(&ka->psi, s) || !concave(&kb->psi, s))
+		return false;
+	cost = (double)(ka->k + 1) * (double)(b->D + 1) + (double)(kb->k + 1) * (double)(a->D + 1);
+	if (cost >= (double)(a->D + 1) * (double)(b->D + 1))
+		return false;
+	*t->work += cost;
+	if (*t->work > BIS_BUDGET) {
+		t->over = true;
+		return false;
+	}
+	r = fun_new(t, a->D + b->D);
+	/* The a side's one partial child (or none): y = j D_b. */
+	for (j = 0; j <= kb->k; j++) {
+		long y = j * kb->psi.D;
+		double by = b->v[y], *ry = r.v + y;
+		for (i = 0; i <= a->D; i++) {
+			double v = a->v[i] + by;
+			if (v < ry[i])
+				ry[i] = v;
+		}
+	}
+	/* A b child partial: x - y = j D_a. */
+	for (j = 0; j <= ka->k; j++) {
+		long z = j * ka->psi.D;
+		double az = a->v[z], *rz = r.v + z;
+		for (i = 0; i <= b->D; i++) {
+			double v = az + b->v[i];
+			if (v < rz[i])
+				rz[i] = v;
+		}
+	}
+	*out = r;
+	return true;
+}
+
+/* The convolution of every kind (merged where equal). */
 static struct bfun combine(struct btree *t, struct kind *kd, size_t nk)
 {
-	struct bfun acc = fun_new(t, 0);
-	size_t i, j;
+	struct bfun acc = { 0, NULL };
+	size_t i, j, m = 0;
 	bool alike = true;
-	acc.v[0] = 0;
 	for (i = 0; i < nk; i++) {
 		kd[i].hash = fun_hash(&kd[i].psi);
 		alike = alike && kd[i].hash == kd[0].hash && kd[i].psi.D == kd[0].psi.D;
 	}
 	if (!alike) /* (the common case, children all alike, needs no sort) */
 		qsort(kd, nk, sizeof *kd, kind_cmp);
+	/* Equal kinds merged: kd[0..m). */
 	for (i = 0; i < nk; i = j) {
-		struct bfun p, tmp;
 		long k = kd[i].k;
 		for (j = i + 1; j < nk && kd[j].psi.D == kd[i].psi.D && kd[j].hash == kd[i].hash &&
 				!memcmp(kd[j].psi.v, kd[i].psi.v, (size_t)(kd[i].psi.D + 1) * sizeof *kd[i].psi.v);
 		     j++)
 			k += kd[j].k;
-		if (!t->over) {
-			p = power(t, &kd[i].psi, k);
-			tmp = conv(t, &acc, &p);
-			acc = tmp;
+		kd[m] = kd[i];
+		kd[m++].k = k;
+	}
+	for (i = 0; i < m && !t->over; i++) {
+		struct bfun p = power(t, &kd[i].psi, kd[i].k), tmp;
+		if (t->over)
+			break;
+		if (!acc.v) {
+			acc = p; /* (0 on x = 0 convolved with p is p) */
+			continue;
 		}
+		if (!(m == 2 && conv_two_concave(t, &kd[0], &kd[1], &acc, &p, &tmp))) {
+			if (t->over)
+				break;
+			tmp = conv(t, &acc, &p);
+		}
+		acc = tmp;
+	}
+	if (!acc.v) { /* no kind (or over budget): 0 at x = 0 */
+		acc = fun_new(t, 0);
+		acc.v[0] = 0;
 	}
 	return acc;
 }
@@ -610,7 +699,13 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	int gi;
 	size_t k, r;
 	bool ok = true;
-	int apart = -1, *users;
+	int apart = -1;
+	struct swuse { int user, G; } *use;
+	unsigned char *flat;
+	/* The last group that took the fast path below: its plane, position and parent. */
+	const struct topo_plane *prev_p = NULL;
+	long prev_x = 0;
+	int prev_parent = -1;
 	struct kind *kd = NULL;
 	size_t nkd = 0, ckd = 0;
 	struct bfun top = { 0, NULL };
@@ -619,19 +714,50 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	bt.scap = 256;
 	bt.slot = xcalloc(bt.scap, sizeof *bt.slot);
 	*uniform = true;
-	/* Which group each switch group's levels belong to (-1: several, or twice in one):
-	 * a group alone at its leaf switch group has its leaf components to itself. */
-	users = xcalloc((size_t)(t->nsw > 0 ? t->nsw : 1), sizeof *users);
+	/* Which group each switch group's levels belong to (use[].user: -1 several, or twice
+	 * in one): a group alone at its leaf switch group has its leaf components to itself.
+	 * Rail groups alike: every group reaching a switch group splits it into as many (.G,
+	 * 0 not yet seen). And the shape: a tree of blocks (flat[gi]: no level interleaved). */
+	use = ar_alloc(&bt, (size_t)(t->nsw > 0 ? t->nsw : 1) * sizeof *use / sizeof(double) + 1);
+	memset(use, 0, (size_t)(t->nsw > 0 ? t->nsw : 1) * sizeof *use);
+	flat = ar_alloc(&bt, (size_t)t->nplaced / sizeof(double) + 1);
 	for (gi = 0; gi < t->nplaced; gi++) {
 		const struct topo_ngroup *gr = &t->ng[t->order[gi]];
+		const struct topo_plane *p;
+		const struct topo_level *l0;
 		int lv;
 		if (!gr->used || pi >= gr->nswitch)
 			continue;
-		for (lv = 0; lv < gr->plane[pi].nlevels; lv++) {
-			int sw = gr->plane[pi].level[lv].sw;
-			if (sw >= 0 && sw < t->nsw)
-				users[sw] = users[sw] ? -1 : gi + 1;
+		p = &gr->plane[pi];
+		l0 = &p->level[0];
+		flat[gi] = 1;
+		for (lv = 0; lv < p->nlevels; lv++) {
+			const struct topo_level *l = &p->level[lv];
+			int sw = l->sw;
+			if ((l->order & 1) || l->peer || sw < 0)
+				ok = false; /* a peer stage: switches joined sideways, no tree */
+			/* An interleaved leaf component holds positions of many blocks: they climb
+			 * alike only when everything above is one component. */
+			if (l->modulus > 0 && l->size < TOPO_ALL) {
+				flat[gi] = 0;
+				if (lv > 0 && l0->modulus > 0)
+					ok = false;
+			} else if (lv > 0 && l0->modulus > 0 && l->size < TOPO_ALL)
+				ok = false;
+			if (sw >= 0 && sw < t->nsw) {
+				int G = (int)topo_rail_groups(l);
+				use[sw].user = use[sw].user ? -1 : gi + 1;
+				/* (By switch group alone: a level of odd order is no tree anyway.) */
+				if (!use[sw].G)
+					use[sw].G = G;
+				else if (use[sw].G != G)
+					ok = false;
+			}
 		}
+		/* A node whose servers sit in different leaf components is in several. */
+		if (gr->spn > 1 && l0->size < TOPO_ALL &&
+		    (l0->size % gr->spn || ((p->pos + l0->shift) % gr->spn + gr->spn) % gr->spn))
+			ok = false;
 	}
 	for (gi = 0; gi < t->nplaced && ok; gi++) {
 		const struct topo_ngroup *gr = &t->ng[t->order[gi]];
@@ -648,25 +774,10 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 		}
 		p = &gr->plane[pi];
 		l0 = &p->level[0];
-		for (lv = 0; lv < p->nlevels; lv++) {
-			const struct topo_level *l = &p->level[lv];
-			if ((l->order & 1) || l->peer || l->sw < 0)
-				ok = false; /* a peer stage: switches joined sideways, no tree */
-			/* An interleaved leaf component holds positions of many blocks: they climb
-			 * alike only when everything above is one component. */
-			if (lv > 0 && l0->modulus > 0 && l->size < TOPO_ALL)
-				ok = false;
-		}
-		/* A node whose servers sit in different leaf components is in several. */
-		if (gr->spn > 1 && l0->size < TOPO_ALL &&
-		    (l0->size % gr->spn || ((p->pos + l0->shift) % gr->spn + gr->spn) % gr->spn))
-			ok = false;
-		if (!ok)
-			break;
 		wn = gr->ceiling_GBps * ((double)p->links / (gr->wired > 0 ? gr->wired : 1));
 		if (w < 0)
 			w = wn;
-		else if (fabs(wn - w) > 1e-9 * fmax(wn, w))
+		else if (wn != w && fabs(wn - w) > 1e-9 * (wn > w ? wn : w))
 			*uniform = false;
 		if (w_min < 0 || wn < w_min)
 			w_min = wn;
@@ -678,40 +789,51 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 		lw.id_last = l0->size >= TOPO_ALL ? l0->base : topo_comp(l0, lw.x_last);
 		/* Its own leaves (by units: by node, stored leaves sum their nodes' links) are
 		 * runs, when no level is interleaved (every leaf between two climbs as they do). */
-		lw.own = !by_node && l0->sw >= 0 && l0->sw < t->nsw && users[l0->sw] == gi + 1 && l0->order >= 0 &&
-			 l0->order + 1 < BIS_ORDERS;
-		for (lv = 0; lv < p->nlevels && lw.own; lv++)
-			if (p->level[lv].modulus > 0 && p->level[lv].size < TOPO_ALL)
-				lw.own = false;
+		lw.own = !by_node && flat[gi] && l0->sw >= 0 && l0->sw < t->nsw && use[l0->sw].user == gi + 1 &&
+			 l0->order >= 0 && l0->order + 1 < BIS_ORDERS;
 		/* Bulk runs need a group's interior leaves to itself (asked only when it has some:
 		 * else every leaf is its first or last). */
 		if (!lw.own && l0->modulus <= 0 && lw.id_last - lw.id_first >= 2 && apart < 0)
 			apart = topo_leaves_apart(t, pi);
 		lw.bulk = apart > 0 && l0->modulus <= 0;
 		lw.w = wn;
-		topo_runs(l0, lw.x_first, gr->spn, gr->used, leaf_add, &lw);
-	}
-	/* Rail groups alike: every group reaching a switch group splits it into as many. */
-	if (ok) {
-		long *G_of = xcalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * 2, sizeof *G_of);
-		for (gi = 0; gi < t->nplaced && ok; gi++) {
-			const struct topo_ngroup *gr = &t->ng[t->order[gi]];
-			int lv;
-			if (!gr->used || pi >= gr->nswitch)
-				continue;
-			for (lv = 0; lv < gr->plane[pi].nlevels; lv++) {
-				const struct topo_level *l = &gr->plane[pi].level[lv];
-				long G = topo_rail_groups(l), *e;
-				if (l->sw >= t->nsw)
-					continue;
-				e = &G_of[l->sw * 2 + (l->order & 1)];
-				if (!*e)
-					*e = G;
-				else if (*e != G)
-					ok = false;
+		if (lw.own && l0->modulus <= 0 && lw.id_first == lw.id_last) {
+			/* One leaf component, its own (the pods of the bench's 1,000 groups): what
+			 * topo_runs and leaf_add would do, one run of one leaf under the parent that
+			 * position x climbs to. A group whose levels above the leaf are those of the
+			 * last group here, and whose x is in the same component of each, climbs the
+			 * same chain: chain has checked it (it only checks a chain once made, and
+			 * what it checks, level_up and the components x climbs to, is the same), so
+			 * its parent stands. */
+			long x = leaf_pos(&lw, lw.id_first);
+			int parent = -1;
+			if (p->nlevels > 1) {
+				bool same = prev_p && prev_p->nlevels == p->nlevels;
+				for (lv = 1; lv < p->nlevels && same; lv++)
+					same = level_same(&p->level[lv], &prev_p->level[lv]) &&
+					       topo_comp(&p->level[lv], x) == topo_comp(&prev_p->level[lv], prev_x);
+				if (same)
+					parent = prev_parent;
+				else {
+					const struct topo_level *l1 = &p->level[1];
+					parent = comp_get(&bt, l1->sw, l1->order, topo_comp_rail(l1, x, 0), 1);
+					chain(&bt, p, parent, 1, x);
+				}
+				prev_p = p;
+				prev_x = x;
+				prev_parent = parent;
 			}
+			{
+				double up = level_up(l0);
+				struct brun *last = bt.nrun ? &bt.run[bt.nrun - 1] : NULL;
+				if (last && last->parent == parent && last->n == gr->used && last->up == up && last->w == wn)
+					last->k++; /* (run_add's merge, inline) */
+				else
+					run_add(&bt, parent, 1, gr->used, up, wn);
+			}
+			continue;
 		}
-		free(G_of);
+		topo_runs(l0, lw.x_first, gr->spn, gr->used, leaf_add, &lw);
 	}
 	if (bt.notree || w < 0)
 		ok = false;
@@ -855,13 +977,17 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 	if (!bt.over) {
 		long hh[2] = { h, n - h }, j;
 		bool tight = false;
-		for (j = 0; j < 2; j++)
-			if (by_node)
+		if (by_node)
+			for (j = 0; j < 2; j++)
 				best = fmin(best, hh[j] <= top.D ? top.v[hh[j]] : INFINITY);
-			else
-				for (i = 0; i <= top.D; i++)
-					if (isfinite(top.v[i]))
-						best = fmin(best, top.v[i] + w * (double)labs(hh[j] - i * g));
+		else
+			for (i = 0; i <= top.D; i++)
+				if (isfinite(top.v[i])) { /* (both halves at once: a least is a least) */
+					double c0 = top.v[i] + w * (double)labs(hh[0] - i * g);
+					double c1 = top.v[i] + w * (double)labs(hh[1] - i * g);
+					best = c0 < best ? c0 : best;
+					best = c1 < best ? c1 : best;
+				}
 		/* With unequal nodes: a least colouring that moves no node costs what it says
 		 * (its cut has no node's links in it), so the bound is the minimum. */
 		for (j = 0; j < 2 && !by_node && !*uniform; j++)
@@ -872,7 +998,6 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 		*out = best;
 	}
 done:
-	free(users);
 	ar_release(&bt);
 	free(kd);
 	free(bt.c);
