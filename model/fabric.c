@@ -4,6 +4,7 @@
 #include "model/alloc.h"
 #include "model/bisect.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -686,7 +687,8 @@ static void bisection(const struct topo *t, struct fabric *f)
 
 /* ---- summary --------------------------------------------------------------------------- */
 
-static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
+/* a is b with collnet as given (b's own collnet is not read). */
+static bool same_node(const struct nccl_node *a, const struct nccl_node *b, bool collnet)
 {
 	return a->sm == b->sm && a->ppn == b->ppn && a->cpu == b->cpu && a->nvl == b->nvl &&
 	       a->nvswitch == b->nvswitch && a->nvls == b->nvls && a->pci_gpu == b->pci_gpu &&
@@ -694,86 +696,58 @@ static bool same_node(const struct nccl_node *a, const struct nccl_node *b)
 	       a->sw_gpus == b->sw_gpus && a->sw_up == b->sw_up && a->sys_bw == b->sys_bw && a->p2p == b->p2p &&
 	       a->bridge_gpus == b->bridge_gpus && a->bridge_nvl == b->bridge_nvl && a->gpus == b->gpus && a->cards == b->cards &&
 	       a->ports_per_card == b->ports_per_card && a->net_bw == b->net_bw && a->card_pci == b->card_pci &&
-	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == b->collnet;
+	       a->net_on_cpu == b->net_on_cpu && a->pxn_return == b->pxn_return && a->collnet == collnet;
 }
 
-/* The levels of every used group's switch planes, listed by switch group (what
- * single_nodes looks through: the groups reaching one switch group, not every group). */
+/* The tiers being listed, by switch group, and for those whose level joins all of a
+ * group's positions, the job's nodes its one component holds (nodes_under), counted as
+ * the tiers are listed (single_count): every used group whose plane reaches that component
+ * (of that switch group, at that order), once whichever of its planes and levels do; the
+ * job's nodes when none does. */
 struct reach {
-	int *tier;      /* [switch group]: its tier while the tiers are listed, -1 */
-	int *first;     /* [switch group]: its first entry, -1 */
-	int *next;      /* [entry]: the next entry of the same switch group, -1 */
-	int *ng, *plane, *lv;
-	int n;
+	int *tier;      /* [switch group]: its tier while the tiers are listed, -1 (-2: no room) */
+	bool single[FABRIC_MAX_TIERS];  /* [tier]: counted so */
+	int order[FABRIC_MAX_TIERS];    /* its level's order */
+	long id[FABRIC_MAX_TIERS];      /* and component (topo_comp_rail, rail 0) */
+	long n[FABRIC_MAX_TIERS];       /* the nodes so far */
 };
 
 static void reach_build(const struct topo *t, struct reach *r)
 {
-	int i, k, m, n = 0, cap = 0;
-	for (i = 0; i < t->nplaced; i++) {
-		const struct topo_ngroup *h = &t->ng[t->order[i]];
-		if (h->used)
-			for (k = 0; k < h->nswitch; k++)
-				cap += h->plane[k].nlevels;
-	}
-	r->first = xmalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * 2 * sizeof *r->first);
-	r->tier = r->first + (t->nsw > 0 ? t->nsw : 1);
+	int i;
+	memset(r, 0, sizeof *r);
+	r->tier = xmalloc((size_t)(t->nsw > 0 ? t->nsw : 1) * sizeof *r->tier);
 	for (i = 0; i < t->nsw; i++)
-		r->first[i] = r->tier[i] = -1;
-	r->next = xmalloc((size_t)(cap > 0 ? cap : 1) * 4 * sizeof *r->next);
-	r->ng = r->next + cap;
-	r->plane = r->ng + cap;
-	r->lv = r->plane + cap;
-	/* Filled from the last group back, so each list runs in rank order. */
-	for (i = t->nplaced - 1; i >= 0; i--) {
-		const struct topo_ngroup *h = &t->ng[t->order[i]];
-		if (!h->used)
-			continue;
-		for (k = h->nswitch - 1; k >= 0; k--)
-			for (m = h->plane[k].nlevels - 1; m >= 0; m--) {
-				int sw = h->plane[k].level[m].sw;
-				if (sw < 0 || sw >= t->nsw)
-					continue;
-				r->ng[n] = t->order[i];
-				r->plane[n] = k;
-				r->lv[n] = m;
-				r->next[n] = r->first[sw];
-				r->first[sw] = n;
-				n++;
-			}
-	}
-	r->n = n;
+		r->tier[i] = -1;
 }
 
-static void reach_free(struct reach *r)
+/* Level o of group h's switch plane hp, of tier ti, seen as the tiers are listed (after
+ * add_tier had it): it adds h's nodes to the tier's count if it is that one component and
+ * h is not counted there yet (*counted: h's tiers so far). A group reaching the component
+ * before its tier is made would have made it (add_tier makes the tier of the first level
+ * of its switch group of even order, and the count's order is even), so none is missed. */
+static void single_count(struct reach *r, int ti, const struct topo_ngroup *h, const struct topo_plane *hp,
+			 const struct topo_level *o, unsigned *counted)
 {
-	free(r->first);
-	free(r->next);
-}
-
-/* The job's nodes in the one component of level lv of g's plane p (a level that joins all
- * of a group's positions): every used group whose plane reaches that component. */
-static double single_nodes(const struct topo *t, const struct reach *r, const struct topo_ngroup *g,
-			   const struct topo_plane *p, int lv)
-{
-	const struct topo_level *l = &p->level[lv];
-	long id = topo_comp_rail(l, topo_pos(g, p, 0), 0), n = 0;
-	int e, counted = -1;
-	for (e = l->sw >= 0 && l->sw < t->nsw ? r->first[l->sw] : -1; e >= 0; e = r->next[e]) {
-		const struct topo_ngroup *h = &t->ng[r->ng[e]];
-		const struct topo_plane *hp = &h->plane[r->plane[e]];
-		const struct topo_level *o = &hp->level[r->lv[e]];
-		if (r->ng[e] == counted)
-			continue; /* a group counts once, whichever of its planes reaches it */
-		if (o->order == l->order && topo_comp_rail(o, topo_pos(h, hp, 0), 0) == id) {
-			n += h->used;
-			counted = r->ng[e];
-		}
+	if (*counted >> ti & 1u)
+		return;
+	if (o->order == r->order[ti] && topo_comp_rail(o, topo_pos(h, hp, 0), 0) == r->id[ti]) {
+		r->n[ti] += h->used;
+		*counted |= 1u << ti;
 	}
-	return (double)(n > 0 ? n : t->nodes);
 }
 
-static int add_tier(const struct design *d, const struct catalog *cat, const struct topo *t, const struct reach *r,
+/* The counts as nodes_under; then the list's memory. */
+static void reach_free(const struct topo *t, struct reach *r, struct fabric *f)
+{
+	int i;
+	for (i = 0; i < f->ntiers; i++)
+		if (r->single[i])
+			f->tiers[i].nodes_under = (double)(r->n[i] > 0 ? r->n[i] : t->nodes);
+	free(r->tier);
+}
+
+static int add_tier(const struct design *d, const struct catalog *cat, const struct topo *t, struct reach *r,
 		    struct fabric *f, const struct topo_ngroup *g, const struct topo_plane *p, int lv)
 {
 	const struct topo_level *l = &p->level[lv];
@@ -786,11 +760,15 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 		return -1; /* a peer stage: the switches of the groups its bundle joins, listed as theirs */
 	if (l->sw < t->nsw && r->tier[l->sw] >= 0)
 		return r->tier[l->sw];
-	for (i = 0; i < f->ntiers; i++)
+	/* (A switch group of the topology has r->tier set when its tier is made.) */
+	for (i = 0; i < f->ntiers && l->sw >= t->nsw; i++)
 		if (f->tiers[i].sw == l->sw)
 			return i;
-	if (f->ntiers >= FABRIC_MAX_TIERS)
+	if (f->ntiers >= FABRIC_MAX_TIERS) {
+		if (l->sw < t->nsw)
+			r->tier[l->sw] = -2; /* (the list stays full) */
 		return -1;
+	}
 	if (l->sw < t->nsw)
 		r->tier[l->sw] = f->ntiers;
 	sg = DESIGN_SWITCH(d, l->sw);
@@ -821,8 +799,13 @@ static int add_tier(const struct design *d, const struct catalog *cat, const str
 	tr->protocol = t->sw[l->sw].protocol;
 	/* Job nodes one component of this level joins (components count servers of every group
 	 * bundled into the switch group, so the job's whole node count bounds it). */
-	tr->nodes_under = l->size >= TOPO_ALL ? single_nodes(t, r, g, p, lv)
-					      : min_d((double)t->nodes, (double)l->size / (g->spn > 0 ? g->spn : 1));
+	if (l->size >= TOPO_ALL && l->modulus <= 0) {
+		/* (counted as the tiers are listed: single_count) */
+		r->single[f->ntiers] = true;
+		r->order[f->ntiers] = l->order;
+		r->id[f->ntiers] = topo_comp_rail(l, topo_pos(g, p, 0), 0);
+	} else if (l->size < TOPO_ALL)
+		tr->nodes_under = min_d((double)t->nodes, (double)l->size / (g->spn > 0 ? g->spn : 1));
 	if (l->modulus > 0)
 		tr->nodes_under = min_d((double)t->nodes, ceil((double)t->nodes / l->modulus));
 	f->ntiers++;
@@ -841,9 +824,10 @@ static int tier_cmp_sw(const struct design *d, const struct tier *a, const struc
 static void summarize(const struct design *d, const struct catalog *cat, const struct topo *t, struct fabric *f,
 		      bool full)
 {
-	const struct topo_ngroup *g0 = NULL;
-	int i, k, pi, lv;
-	struct reach reach = { NULL, NULL, NULL, NULL, NULL, NULL, 0 };
+	const struct topo_ngroup *g0 = NULL, *slow, *last = NULL;
+	int i, k, pi, lv, last_k = -1;
+	bool last_sharp = false;
+	struct reach reach = { 0 };
 	memset(f, 0, sizeof *f);
 	f->gpus = t->gpus;
 	f->design_gpus = t->design_gpus;
@@ -870,39 +854,65 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 	}
 	/* The kinds of node the job runs on, each as NCCL sees it. */
 	f->node_ceiling_GBps = -1;
+	slow = g0;
 	if (full)
 		reach_build(t, &reach);
 	for (i = 0; i < t->nplaced; i++) {
 		const struct topo_ngroup *g = &t->ng[t->order[i]];
-		struct nccl_node n;
 		double ceil_g;
+		unsigned counted = 0;
 		bool sharp = d->fabric.sharp && g->nic_sharp && g->nplanes > 0;
 		if (!g->used)
 			continue;
-		n = g->nccl;
-		for (pi = 0; pi < g->nplanes; pi++)
+		for (pi = 0; pi < g->nplanes && sharp; pi++)
 			for (lv = 0; lv < g->plane[pi].nlevels; lv++) {
 				int sw = g->plane[pi].level[lv].sw;
 				if (sw < 0 || !t->sw[sw].sharp)
 					sharp = false;
 			}
-		n.collnet = sharp;
-		for (k = 0; k < f->nclasses; k++)
-			if (same_node(&f->classes[k], &n))
-				break;
-		if (k == f->nclasses && f->nclasses < FABRIC_MAX_CLASSES)
-			f->classes[f->nclasses++] = n;
+		/* Its node as NCCL sees it: g->nccl with collnet = sharp. A group whose node is
+		 * the last one's, byte for byte up to collnet, with the same sharp, is of the same
+		 * kind: same_node reads only those bytes, and the last one was found equal to
+		 * its kind (last_k; -1 when it was not, or it made no kind). */
+		if (last && last_k >= 0 && sharp == last_sharp &&
+		    !memcmp(&g->nccl, &last->nccl, offsetof(struct nccl_node, collnet)))
+			k = last_k;
+		else {
+			for (k = 0; k < f->nclasses; k++)
+				if (same_node(&f->classes[k], &g->nccl, sharp))
+					break;
+			if (k == f->nclasses && f->nclasses < FABRIC_MAX_CLASSES) {
+				f->classes[f->nclasses] = g->nccl;
+				f->classes[f->nclasses++].collnet = sharp;
+			}
+			last = g;
+			last_sharp = sharp;
+			/* (A kind just made is its node unless a field is NaN.) */
+			last_k = k < f->nclasses && same_node(&f->classes[k], &g->nccl, sharp) ? k : -1;
+		}
+		if (g->ceiling_GBps < slow->ceiling_GBps - 1e-9)
+			slow = g;
 		ceil_g = g->ceiling_GBps;
 		if (f->node_ceiling_GBps < 0 || ceil_g < f->node_ceiling_GBps)
 			f->node_ceiling_GBps = ceil_g;
 		for (pi = 0; pi < g->nplanes && full; pi++)
-			for (lv = 0; lv < g->plane[pi].nlevels; lv++)
-				add_tier(d, cat, t, &reach, f, g, &g->plane[pi], lv);
+			for (lv = 0; lv < g->plane[pi].nlevels; lv++) {
+				int sw = g->plane[pi].level[lv].sw, ti = -1;
+				/* (Listed already, or no room: add_tier would return at once.) */
+				if (sw >= 0 && sw < t->nsw)
+					ti = reach.tier[sw];
+				if (ti == -1) {
+					add_tier(d, cat, t, &reach, f, g, &g->plane[pi], lv);
+					ti = sw >= 0 && sw < t->nsw ? reach.tier[sw] : -1;
+				}
+				if (ti >= 0 && reach.single[ti] && pi < g->nswitch)
+					single_count(&reach, ti, g, &g->plane[pi], &g->plane[pi].level[lv], &counted);
+			}
 		if (g->nplanes && g->plane[0].kind == PLANE_MESH)
 			f->mesh = true;
 	}
 	if (full)
-		reach_free(&reach);
+		reach_free(t, &reach, f);
 	if (f->node_ceiling_GBps < 0)
 		f->node_ceiling_GBps = 0;
 	/* Tiers in order: leaves first. */
@@ -923,16 +933,8 @@ static void summarize(const struct design *d, const struct catalog *cat, const s
 			f->node.ppn = (int)((t->gpus + t->nodes - 1) / t->nodes);
 	}
 	/* The node shown: the one with the least network (it paces every ring); the first in
-	 * rank order among equals. */
-	{
-		const struct topo_ngroup *slow = g0;
-		for (i = 0; i < t->nplaced; i++) {
-			const struct topo_ngroup *g = &t->ng[t->order[i]];
-			if (g->used && g->ceiling_GBps < slow->ceiling_GBps - 1e-9)
-				slow = g;
-		}
-		g0 = slow;
-	}
+	 * rank order among equals (slow, found in the loop over the kinds). */
+	g0 = slow;
 	snprintf(f->server_group, sizeof f->server_group, "%s", g0->name);
 	f->servers_per_node = g0->spn;
 	f->domain_node = g0->spn > 1;
