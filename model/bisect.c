@@ -41,10 +41,14 @@
  * j psi(n_c) + psi(r) + (k - j - 1) psi(0): closed form, the size of the result. Leaves'
  * psi (two points) and that of a component over identical leaves (min of two lines) are
  * concave, so two- and three-tier trees take this path; other shapes are combined by
- * repeated doubling, and the free nodes by a sliding minimum. Cost: the components the
- * job's groups touch (the leaves strictly inside a group are runs, never stored), and per
- * component its array, n_v / g + 1 entries (the leaves under it, when they are alike); a
- * work budget stops shapes that would cost more (the caller then has no exact minimum).
+ * repeated doubling, and the free nodes by a sliding minimum. Two kinds of concave child
+ * on one step (pods of a tier, the last one smaller) are combined over the splits the same
+ * argument leaves, not every pair (conv_two_concave). Cost: the components the job's
+ * groups touch (the leaves strictly inside a group are runs, never stored; a group alone on
+ * one leaf component is one run, and takes its parent from the group before when its
+ * levels above and their components are the same), and per component its array, n_v / g
+ * + 1 entries (the leaves under it, when they are alike); a work budget stops shapes that
+ * would cost more (the caller then has no exact minimum).
  *
  * Planes. Each switch plane is a tree of its own and the same split applies to all, so the
  * sum of each plane's minimum is at most the minimum of the sum (bisect.h says when it is

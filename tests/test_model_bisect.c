@@ -367,6 +367,90 @@ Test(bisect, core_matches_brute_force)
 			}
 }
 
+/* Pods of unequal size: `servers` (13 to 16) servers of 4 x 400G, one a leaf, on 16
+ * leaves top-of-rack onto 4 spines (4 leaves a spine: pods of 4, 4, 4 and servers - 12),
+ * each spine `sup` uplinks spread over 4 cores. The top's children are of two kinds, three
+ * pods of 4 leaves and one of 1 to 3 (or four alike): the bisection combines two kinds only
+ * over the splits where at most one pod is partly on side A (bisect.c conv_two_concave),
+ * and must find what every split gives. */
+Test(bisect, unequal_pods_match_brute_force)
+{
+	static const int lups[] = { 1, 2, 4, 8 }, sups[] = { 4, 8, 12 };
+	int a, b, n;
+	for (a = 0; a < 4; a++)
+		for (b = 0; b < 3; b++)
+			for (n = 13; n <= 16; n++) {
+				struct design d;
+				struct tree t;
+				int i;
+				memset(&t, 0, sizeof t);
+				tor_sizes(&t, n, 16);
+				t.w = 4 * 50.0;
+				t.npods = 4;
+				for (i = 0; i < t.nleaves; i++) {
+					t.U[i] = lups[a] * 50.0;
+					t.pod[i] = i / 4;
+				}
+				for (i = 0; i < 4; i++)
+					t.P[i] = sups[b] * 50.0;
+				design_init(&d);
+				SETS(d.name, "pods");
+				add_servers(&d, "srv", n, "h100", 8, "cx7-400", 4);
+				add_switches(&d, "leaf", ROLE_LEAF, 16, "sw64x400");
+				add_switches(&d, "spine", ROLE_SPINE, 4, "sw64x400");
+				add_switches(&d, "core", ROLE_CORE, 4, "sw64x400");
+				add_bundle(&d, "srv", "leaf", 4, WIRE_TOR);
+				add_bundle(&d, "leaf", "spine", lups[a], WIRE_TOR);
+				add_bundle(&d, "spine", "core", sups[b], WIRE_SPREAD);
+				job(&d);
+				cr_assert(close_rel(bis(&d).bisection_GBps, brute(&t), 1e-12), "lup %d sup %d, %d servers: %f vs %f",
+					  lups[a], sups[b], n, bis(&d).bisection_GBps, brute(&t));
+				cr_assert(bis(&d).bisection_exact);
+				design_free(&d);
+			}
+}
+
+/* The summary over many groups, alike ones interleaved with others (fabric.c summarize
+ * takes a group's kind of node from the group before when its node is the same byte for
+ * byte): 20 groups of one H100 server on leaves of their own under one spine, every third
+ * group with 2 NICs, the others 4. Two kinds of node; the slowest (2 x 50 = 100 GB/s) is
+ * the first of them, g0; the tiers listed are the first 16 (FABRIC_MAX_TIERS: leaf l0,
+ * the spine, leaves l1 to l14), and the spine's one component holds all 20 nodes. */
+Test(bisect, alike_groups_summarised_by_kind)
+{
+	struct design d;
+	struct fabric f;
+	char name[16], leaf[16];
+	int i, k, spine = -1;
+	design_init(&d);
+	SETS(d.name, "kinds");
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof name, "g%d", i);
+		add_servers(&d, name, 1, "h100", 8, "cx7-400", i % 3 == 0 ? 2 : 4);
+	}
+	add_switches(&d, "spine", ROLE_SPINE, 2, "sw64x400");
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof name, "g%d", i);
+		snprintf(leaf, sizeof leaf, "l%d", i);
+		add_switches(&d, leaf, ROLE_LEAF, 1, "sw64x400");
+		add_bundle(&d, name, leaf, i % 3 == 0 ? 2 : 4, WIRE_TOR);
+		add_bundle(&d, leaf, "spine", 2, WIRE_SPREAD);
+	}
+	job(&d);
+	f = bis(&d);
+	cr_assert_eq(f.nclasses, 2);
+	cr_assert_eq(f.classes[0].cards + f.classes[1].cards, 2 + 4, "cards %d, %d", f.classes[0].cards, f.classes[1].cards);
+	cr_assert_float_eq(f.node_ceiling_GBps, 100, 1e-9);
+	cr_assert_str_eq(f.server_group, "g0");
+	cr_assert_eq(f.ntiers, 16);
+	for (k = 0; k < f.ntiers; k++)
+		if (!strcmp(f.tiers[k].group, "spine"))
+			spine = k;
+	cr_assert_geq(spine, 0);
+	cr_assert_float_eq(f.tiers[spine].nodes_under, 20, 1e-9);
+	design_free(&d);
+}
+
 /* ---- invariants --------------------------------------------------------------------------- */
 
 /* Every design of the grid: the figure of every single failure the model enumerates (one
@@ -714,6 +798,58 @@ Test(bisect, own_leaf_groups_match_every_split)
 	cr_assert_gt(exact, 80, "%d of 100 exact", exact);
 	cr_assert_gt(own, 200, "%d groups on a leaf group of their own", own);
 	cr_log_info("%d of 100 exact", exact);
+}
+
+/* Groups alike interleaved with groups that differ: every group on a leaf of its own, the
+ * leaves over two spine groups (alternating, in runs of two, or at random), each leaf with
+ * its own number of uplinks (fewer than the spines: leaves of one spine group in different
+ * units), under one core. The bisection reuses a group's chain to the top for the next
+ * group whose levels above the leaf and their components are the same; a group of the
+ * other spine group, or of another unit, must not get it. */
+Test(bisect, alike_groups_interleaved_match_every_split)
+{
+	int trial, exact = 0;
+	for (trial = 0; trial < 120; trial++) {
+		struct design d;
+		struct fabric f;
+		char what[200];
+		int n = 3 + rnd(7), sa = 1 + rnd(4), sb = 1 + rnd(4), pattern = rnd(3), i;
+		int wl = rnd(2) ? WIRE_TOR : rnd(2) ? WIRE_RAIL : WIRE_SPREAD;
+		bool het = rnd(4) == 0;
+		char name[16], leaf[16];
+		double want;
+		design_init(&d);
+		SETS(d.name, "alike");
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "g%d", i);
+			add_servers(&d, name, 1, "h100", 8, "cx7-400", het && i % 3 == 0 ? 2 : 4);
+		}
+		add_switches(&d, "sa", ROLE_SPINE, sa, "sw64x400");
+		add_switches(&d, "sb", ROLE_SPINE, sb, "sw64x400");
+		add_switches(&d, "core", ROLE_CORE, 2, "sw64x400");
+		for (i = 0; i < n; i++) {
+			bool to_b = pattern == 0 ? i % 2 : pattern == 1 ? (i / 2) % 2 : rnd(2);
+			int spines = to_b ? sb : sa;
+			snprintf(name, sizeof name, "g%d", i);
+			snprintf(leaf, sizeof leaf, "l%d", i);
+			add_switches(&d, leaf, ROLE_LEAF, 1, "sw64x400");
+			add_bundle(&d, name, leaf, het && i % 3 == 0 ? 2 : 4, WIRE_TOR);
+			/* Top-of-rack: each spine takes the leaves its ports hold (a unit); spread or
+			 * rails: every spine of the group. */
+			add_bundle(&d, leaf, to_b ? "sb" : "sa", wl == WIRE_TOR ? 8 * (1 + rnd(4)) : spines * (1 + rnd(2)), wl);
+		}
+		add_bundle(&d, "sa", "core", 1 + rnd(3), WIRE_SPREAD);
+		add_bundle(&d, "sb", "core", 1 + rnd(3), WIRE_SPREAD);
+		job(&d);
+		f = bis(&d);
+		want = brute_by_rank(&d, n);
+		snprintf(what, sizeof what, "trial %d (%d servers, spines %d/%d %s, pattern %d%s)", trial, n, sa, sb,
+			 wiring_names[wl], pattern, het ? ", unequal" : "");
+		exact += against_brute(&f, want, what);
+		design_free(&d);
+	}
+	cr_assert_gt(exact, 100, "%d of 120 exact", exact);
+	cr_log_info("%d of 120 exact", exact);
 }
 
 /* Two switch planes (every server's NICs split over two leaf groups): the same split
