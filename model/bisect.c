@@ -815,7 +815,7 @@ static int plane_min(const struct topo *t, int pi, long h, bool by_node, double 
 				bool same = prev_p && prev_p->nlevels == p->nlevels;
 				for (lv = 1; lv < p->nlevels && same; lv++)
 					same = level_same(&p->level[lv], &prev_p->level[lv]) &&
-					       topo_comp(&p->level[lv], x) == topo_comp(&prev_p->level[lv], prev_x);
+					       (x == prev_x || topo_comp(&p->level[lv], x) == topo_comp(&prev_p->level[lv], prev_x));
 				if (same)
 					parent = prev_parent;
 				else {
