@@ -410,6 +410,58 @@ Test(bisect, unequal_pods_match_brute_force)
 			}
 }
 
+/* Two kinds of pod that cost differently: 8 servers on 8 leaves top-of-rack onto 2 spines
+ * (pods of 4 leaves, `la` uplinks a leaf, `pa` a spine), 3 servers on 3 other leaves onto
+ * one spine of their own (a pod of 3, `lb` and `pb`), the spines spread over 4 cores. No
+ * set of whole pods makes 5 of the 11 nodes, so one pod is split, and which one is cheaper
+ * depends on the uplinks: the combination of the two kinds must try either one partly on
+ * side A. */
+Test(bisect, two_kinds_of_pod_match_brute_force)
+{
+	static const int lups[] = { 1, 2, 8 }, sups[] = { 4, 12 };
+	int la, lb, pa, pb;
+	for (la = 0; la < 3; la++)
+		for (lb = 0; lb < 3; lb++)
+			for (pa = 0; pa < 2; pa++)
+				for (pb = 0; pb < 2; pb++) {
+					struct design d;
+					struct tree t;
+					int i;
+					memset(&t, 0, sizeof t);
+					t.nleaves = 11;
+					t.npods = 3;
+					t.w = 4 * 50.0;
+					for (i = 0; i < 11; i++) {
+						t.n[i] = 1;
+						t.U[i] = (i < 8 ? lups[la] : lups[lb]) * 50.0;
+						t.pod[i] = i / 4;
+					}
+					for (i = 0; i < 3; i++)
+						t.P[i] = (i < 2 ? sups[pa] : sups[pb]) * 50.0;
+					design_init(&d);
+					SETS(d.name, "two kinds");
+					add_servers(&d, "a", 8, "h100", 8, "cx7-400", 4);
+					add_servers(&d, "b", 3, "h100", 8, "cx7-400", 4);
+					add_switches(&d, "la", ROLE_LEAF, 8, "sw64x400");
+					add_switches(&d, "lb", ROLE_LEAF, 3, "sw64x400");
+					add_switches(&d, "sa", ROLE_SPINE, 2, "sw64x400");
+					add_switches(&d, "sb", ROLE_SPINE, 1, "sw64x400");
+					add_switches(&d, "core", ROLE_CORE, 4, "sw64x400");
+					add_bundle(&d, "a", "la", 4, WIRE_TOR);
+					add_bundle(&d, "b", "lb", 4, WIRE_TOR);
+					add_bundle(&d, "la", "sa", lups[la], WIRE_TOR);
+					add_bundle(&d, "lb", "sb", lups[lb], WIRE_TOR);
+					add_bundle(&d, "sa", "core", sups[pa], WIRE_SPREAD);
+					add_bundle(&d, "sb", "core", sups[pb], WIRE_SPREAD);
+					job(&d);
+					cr_assert(close_rel(bis(&d).bisection_GBps, brute(&t), 1e-12),
+						  "leaf up %d/%d, spine up %d/%d: %f vs %f", lups[la], lups[lb], sups[pa], sups[pb],
+						  bis(&d).bisection_GBps, brute(&t));
+					cr_assert(bis(&d).bisection_exact);
+					design_free(&d);
+				}
+}
+
 /* The summary over many groups, alike ones interleaved with others (fabric.c summarize
  * takes a group's kind of node from the group before when its node is the same byte for
  * byte): 20 groups of one H100 server on leaves of their own under one spine, every third
