@@ -1089,6 +1089,18 @@ static void ring_hops(const struct topo *t, const struct route_in *in, bool pair
 				bool valued = false; /* pr->v made (only for a level a hop leaves) */
 				if (most > s->n)
 					most = s->n;
+				if (single && !(in->placement == PLACE_RANDOM && !pairs) && !(pairs && in->pair_cross_rail && rails_apart)) {
+					/* A level of one component (one tray): only the hop to the next segment
+					 * can leave it, and it stays when the next node is in the component
+					 * (every group under one spine unit or core): nothing to add. */
+					long here, there;
+					if (!exits)
+						continue;
+					here = topo_comp_rail(l, x1, 0);
+					if (pn && comp_at(nx->g, pn, nx->lo, 0, l->sw, l->order, &there) && there == here &&
+					    !(odd_wrap && last && rails_apart))
+						continue;
+				}
 				memset(pr, 0, sizeof *pr);
 				pr->sw = l->sw;
 				pr->order = l->order;
@@ -1336,8 +1348,12 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 					trays = trays_at(s->g, p, l);
 					for (m = 0; m < 4; m++)
 						pr->v[m] /= (double)trays;
-					for (tr = 0; tr < trays; tr++)
-						topo_runs(l, topo_pos(s->g, p, s->lo) + tr, step * s->g->spn, s->n, acc_run, pr);
+					if (l->size >= TOPO_ALL && s->n > 0) /* one component: topo_runs' one run */
+						acc_add(pr, l->base * pr->G, l->base * pr->G + pr->G - 1, (double)s->n);
+					else
+						for (tr = 0; tr < trays; tr++)
+							topo_runs(l, topo_pos(s->g, p, s->lo) + tr, step * s->g->spn, s->n, acc_run,
+								  pr);
 				}
 			}
 		acc_sweep(a2a_piece, &x);
