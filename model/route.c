@@ -1299,6 +1299,44 @@ static void a2a_piece(const struct contrib *rep, const double *sum, void *vctx)
 		x->o->share_up[rep->lv] = share_out;
 }
 
+/* Does level lv of switch plane pi hold the whole communicator in one top component that
+ * nothing else adds to? Every segment's plane reaches it as a one-component level without
+ * uplinks, all of one key, no other plane index of any segment meets its (switch group,
+ * order) (not even through the same plane, which a group of fewer planes uses again), and
+ * with PXN or rail components that hold every port. Then its one piece holds
+ * the n nodes whose traffic it would weigh: a share (n - 1)/(n - 1) stays inside, nothing
+ * leaves (a2a_piece returns at once), and its contributions need not be made. */
+static bool a2a_whole_top(const struct route_in *in, const struct seg *sg, int ns, int maxp, int pi, int lv)
+{
+	const struct topo_level *l0 = NULL;
+	long nodes = 0;
+	int i, q, m;
+	for (i = 0; i < ns; i++) {
+		const struct topo_plane *p = plane_of(sg[i].g, pi);
+		const struct topo_level *l;
+		if (!p || lv >= p->nlevels)
+			return false;
+		l = &p->level[lv];
+		if (l->size < TOPO_ALL || l->uplinks > 0 || (!in->pxn && l->rails < (sg[i].g->wired > 0 ? sg[i].g->wired : 1)))
+			return false;
+		nodes += sg[i].n;
+		if (!l0)
+			l0 = l;
+		else if (l->sw != l0->sw || l->order != l0->order || l->base != l0->base ||
+			 topo_rail_groups(l) != topo_rail_groups(l0))
+			return false;
+		for (q = 0; q < maxp; q++) {
+			const struct topo_plane *pq = plane_of(sg[i].g, q);
+			if (q == pi || !pq)
+				continue; /* (a group of fewer planes takes its first again: that counts) */
+			for (m = 0; m < pq->nlevels; m++)
+				if (pq->level[m].sw == l0->sw && pq->level[m].order == l0->order)
+					return false;
+		}
+	}
+	return l0 != NULL && nodes == in->span.len; /* its n nodes, every one in a segment */
+}
+
 static void eval_alltoall(const struct topo *t, const struct route_in *in, struct route_out *o)
 {
 	int maxseg = t->nplaced > 0 ? t->nplaced : 1;
@@ -1317,11 +1355,15 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 		if (ns == 0 || no_network(sg, ns, o))
 			continue;
 		acc_reset();
-		for (pi = 0; pi < maxp; pi++)
+		for (pi = 0; pi < maxp; pi++) {
+			bool whole[TOPO_MAX_LEVELS];
+			int lv;
+			for (lv = 0; lv < TOPO_MAX_LEVELS; lv++)
+				whole[lv] = memos_on && a2a_whole_top(in, sg, ns, maxp, pi, lv);
 			for (i = 0; i < ns; i++) {
 				const struct seg *s = &sg[i];
 				const struct topo_plane *p = plane_of(s->g, pi);
-				int lv, wired = s->g->wired > 0 ? s->g->wired : 1;
+				int wired = s->g->wired > 0 ? s->g->wired : 1;
 				if (!p)
 					continue;
 				for (lv = 0; lv < p->nlevels; lv++) {
@@ -1330,6 +1372,10 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 					double railf = min_d(1, (double)l->rails / wired);
 					long trays, tr;
 					int m;
+					if (whole[lv]) {
+						memo_hits++;
+						continue;
+					}
 					memset(pr, 0, sizeof *pr);
 					pr->sw = l->sw;
 					pr->order = l->order;
@@ -1356,6 +1402,7 @@ static void eval_alltoall(const struct topo *t, const struct route_in *in, struc
 								  pr);
 				}
 			}
+		}
 		acc_sweep(a2a_piece, &x);
 		/* Direct links: each peer's share over the links of its pair. */
 		for (i = 0; i < ns; i++) {
@@ -1789,6 +1836,30 @@ static void tree_runs(const struct span *s, long k, int pi, int lv, const struct
 		trun_push(rs, next, -1, 0, false, none);
 }
 
+/* Would tree_runs give communicator k at (pi, lv) as runs of one key with no boundary?
+ * Every segment's plane has the level as one component, all of one key, and the segments
+ * fill the ranks back to back: then no edge leaves the component, and the level needs no
+ * runs (every group under one core). */
+static bool tree_level_whole(const struct span *s, long k, int pi, int lv, const struct seg *sg, int ns)
+{
+	long a = s->first + k * s->stride, step = s->step > 0 ? s->step : 1, next = 0;
+	struct ckey k0 = { -1, 0, 0 };
+	int i;
+	for (i = 0; i < ns; i++) {
+		const struct topo_ngroup *g = sg[i].g;
+		const struct topo_plane *p = plane_of(g, pi);
+		struct ckey key;
+		if (!p || lv >= p->nlevels || p->level[lv].size < TOPO_ALL || (g->first + sg[i].lo - a) / step != next)
+			return false;
+		key = key_at(g, p, lv, sg[i].lo);
+		if (i && !key_eq(key, k0))
+			return false;
+		k0 = key;
+		next += sg[i].n;
+	}
+	return ns > 0 && next == s->len;
+}
+
 /* Tree-0 edge (c, parent) spanning boundary beta (between ranks beta - 1 and beta) among the
  * children with lowest bit b, if any. */
 static bool span_edge(long n, long beta, long b, long *c, long *p)
@@ -1939,7 +2010,7 @@ static void count_trees(const struct topo *t, const struct span *s, int placemen
 					const struct topo_plane *p = plane_of(sg[i].g, pi);
 					any = p && lv < p->nlevels;
 				}
-				if (!any)
+				if (!any || tree_level_whole(s, k, pi, lv, sg, ns))
 					continue;
 				tree_runs(s, k, pi, lv, sg, ns, &rs);
 				/* The boundaries an edge can cross: between runs of different

@@ -92,8 +92,9 @@ bool route_tree_counts_agree(const struct topo *t, const struct span *s, char *w
 /* Forget the cached tree counts (fabric_caches_clear: benchmarks measuring a cold start). */
 void route_caches_clear(void);
 /* Tests: route_memos(false) evaluates every piece the long way (no kept segments, no
- * capacity reused from the last piece or tree level of the same make: they must not change
- * a result), true again by default; either clears the caches. route_memo_hits: the memos'
+ * capacity reused from the last piece or tree level of the same make, no ring base reused,
+ * every all-to-all level swept: they must not change a result), true again by default;
+ * either clears the caches. route_memo_hits: the memos'
  * uses since (0 when off). */
 void route_memos(bool on);
 long route_memo_hits(void);

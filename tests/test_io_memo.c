@@ -1,8 +1,10 @@
-/* The routing's memos are transparent (model/route.c: a communicator's segments kept for
- * the next evaluation of the same nodes; a ring's or all-to-all's piece taking the last
- * piece's capacity when its loads and its level's make are the same; a tree level's
- * capacities kept by edge count). Every traffic of a set is evaluated one after another with
- * the memos on, and alone with them off; the results must be the same to the bit.
+/* The routing's memos and shortcuts are transparent (model/route.c: a communicator's
+ * segments kept for the next evaluation of the same nodes; a ring's or all-to-all's piece
+ * taking the last piece's capacity when its loads and its level's make are the same; a tree
+ * level's capacities kept by edge count; a kept ring's base per run of alike recipes; an
+ * all-to-all level that holds the whole communicator in one component left out). Every
+ * traffic of a set is evaluated one after another with them on, and alone with them off;
+ * the results must be the same to the bit.
  *
  * The designs are those the memos are for and against: pods alike but for one thing, each on
  * its own leaf switch (consecutive pieces with equal loads on levels of different make: leaf
