@@ -2,6 +2,8 @@
 #include "model/topo.h"
 #include "model/alloc.h"
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,29 +47,39 @@ static int names_find(const struct design *d, const char *name, int *index)
 	return kind;
 }
 
-/* names_find, trying first the group after the last one found at *near and that group
- * itself (bundles are mostly written in the order of their groups: pod0 to leaf0, pod1
- * to leaf1, then every leaf to the spine). A guess is only taken when no two groups share
- * a name (unique: design_names_unique), so that it is the group design_find would give. */
-static int names_find_near(const struct design *d, const struct name_run *runs, bool unique, const char *name, int *index,
-			   struct name_ref *near)
+/* Do two names, each in an array of NCF_NAME_MAX bytes as the design holds them, say the
+ * same? A name of at most 7 letters is in the arrays' first 8 bytes: when those are equal
+ * and hold a zero byte, the names are; otherwise strcmp says. (Most names are that short:
+ * pod12, leaf12, spine; one bundle end then costs a few instructions, not a call.) */
+static inline bool names_equal(const char *a, const char *b)
+{
+	uint64_t x, y;
+	_Static_assert(NCF_NAME_MAX >= sizeof x, "names_equal reads a name's first 8 bytes");
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	if (x == y && ((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL))
+		return true; /* the same 8 bytes, a zero byte among them: the end of both */
+	return !strcmp(a, b);
+}
+
+/* The group `step` after the one found last at *near, when it is called name. */
+static inline bool names_guess(const struct name_ref *near, int step, const char *name)
+{
+	size_t i = (size_t)near->index + (size_t)step;
+	return i < near->run->n && names_equal(near->run->first + i * near->run->stride, name);
+}
+
+/* names_find_near's other ways: the other step (0, the same group, after 1; or 1 after 0),
+ * then the design's index. */
+static int names_find_far(const struct design *d, const struct name_run *runs, bool unique, const char *name, int *index,
+			  struct name_ref *near)
 {
 	int kind;
-	if (unique && near->run) {
-		size_t i = (size_t)near->index + (size_t)near->step;
-		if (i < near->run->n && !strcmp(near->run->first + i * near->run->stride, name)) {
-			near->index = (int)i;
-			*index = (int)i;
-			return near->kind;
-		}
-		/* The other step: 0 (the same group) after 1, or 1 after 0. */
-		i = (size_t)near->index + (size_t)(1 - near->step);
-		if (i < near->run->n && !strcmp(near->run->first + i * near->run->stride, name)) {
-			near->step = 1 - near->step;
-			near->index = (int)i;
-			*index = (int)i;
-			return near->kind;
-		}
+	if (unique && near->run && names_guess(near, 1 - near->step, name)) {
+		near->step = 1 - near->step;
+		near->index += near->step;
+		*index = near->index;
+		return near->kind;
 	}
 	kind = names_find(d, name, index);
 	if (kind == GK_SERVER || kind == GK_DOMAIN || kind == GK_SWITCH) {
@@ -78,10 +90,27 @@ static int names_find_near(const struct design *d, const struct name_run *runs, 
 	return kind;
 }
 
+/* names_find, trying first the group after the last one found at *near, then that group
+ * itself (bundles are mostly written in the order of their groups: pod0 to leaf0, pod1
+ * to leaf1, then every leaf to the spine). A guess is only taken when no two groups share
+ * a name (unique: design_names_unique), so that it is the group design_find would give.
+ * (Inline, the rest apart: two per bundle, and the first guess is mostly right.) */
+static inline int names_find_near(const struct design *d, const struct name_run *runs, bool unique, const char *name,
+				  int *index, struct name_ref *near)
+{
+	if (unique && near->run && names_guess(near, near->step, name)) {
+		near->index += near->step;
+		*index = near->index;
+		return near->kind;
+	}
+	return names_find_far(d, runs, unique, name, index, near);
+}
+
 /* ---- the build context ------------------------------------------------------------- */
 
 struct rbundle {               /* a bundle with its ends resolved */
 	int fk, fi, tk, ti;         /* kinds (enum group_kind) and design indices */
+	int fkey, tkey;             /* its ends among servers then switches (end_key), -1 */
 	int links, wiring, gbps;
 	bool lag;
 	bool merged;                /* folded into an earlier bundle with the same ends and kind */
@@ -104,6 +133,12 @@ struct swinfo {                /* per switch group */
 	bool ar;                    /* adaptive routing capable */
 	bool known;
 	bool sharp;                 /* its model reduces in the network (topo_switch.sharp) */
+	/* What one switch's links carry, summed over the bundles in design order as they are
+	 * resolved (switch_summary's). */
+	double up_GBps, down_GBps;
+	int up_gbps, down_gbps;
+	bool up_lag;
+	long down_links;
 };
 
 /* Catalog lookups, remembered for one build: the groups of a design mostly name the same
@@ -118,6 +153,7 @@ struct memo {
  * the server and its ports only. */
 struct node_memo {
 	const struct server_group *s;
+	int cls;                    /* its srv_class */
 	int gpus, spn, wired, port_gbps, lag_ports;
 	struct nccl_node nccl;
 	int protocol, ports, cards;
@@ -156,6 +192,7 @@ struct chain_key {
 	int cur, lv;
 	long L, D;
 	struct lstate st;
+	bool nic_ar;                /* the NICs' part in the levels' hashing (plane_hashing) */
 };
 
 struct chain_memo {
@@ -163,6 +200,7 @@ struct chain_memo {
 	struct chain_key key;
 	int nlevels;
 	struct topo_level level[TOPO_MAX_LEVELS];
+	unsigned long long tail[TOPO_MAX_LEVELS]; /* levels_tail from each level */
 };
 
 struct ctx {
@@ -172,11 +210,16 @@ struct ctx {
 	int *srv_speed, *sw_speed;  /* port speed at each end: slowest compute NIC, switch port */
 	int *srv_have;              /* compute ports of a server (NICs known to the catalog) */
 	int *srv_slow;              /* slowest compute NIC known, with ports (0: none) */
-	long *down_links;           /* per switch group, for switch_summary */
+	int *srv_class;             /* the first of a run of server groups of the same hardware
+				     * (same_server_bytes with the one before) */
+	const struct cat_gpu **srv_gpu; /* its GPU in the catalog */
+	bool *srv_nic_ar;           /* its NICs take out-of-order data (server_nic_ar) */
+	signed char *side;          /* per end_key: the network it speaks (protocols) */
 	int *from_first, *from_next; /* bundles of each server group (as `from`), in design order */
 	void *scratch;              /* one block holding the arrays above and below (scratch_room's) */
 	int *ng_of_server;          /* node group of each server group, -1 */
 	int nmesh;                  /* mesh bundles in the design */
+	int npeers;                 /* peer bundles (peer_list) */
 	int *sw_net;                /* network of each switch group: the least switch group it is joined to */
 	const struct design *d;
 	const struct catalog *cat;
@@ -277,6 +320,72 @@ static int sw_tier(const struct ctx *c, int kind, int i)
 	return kind == GK_SWITCH ? c->sw[i].tier : 0;
 }
 
+/* A server group or switch group as one index: servers first, then switches; -1 for
+ * anything else. */
+static int end_key(const struct design *d, int kind, int i)
+{
+	return kind == GK_SERVER ? i : kind == GK_SWITCH ? (int)d->servers.n + i : -1;
+}
+
+/* What bundle b adds to the links of the switches at its ends (switch_summary): the
+ * uplinks of its lower end, the downlinks of its upper end; merged bundles count too. */
+static void switch_links(struct ctx *c, const struct bundle *b, const struct rbundle *r)
+{
+	int ft, tt;
+	if (r->fk == GK_NONE || r->tk == GK_NONE || r->fk == GK_DOMAIN || r->tk == GK_DOMAIN)
+		return;
+	ft = sw_tier(c, r->fk, r->fi);
+	tt = sw_tier(c, r->tk, r->ti);
+	if (r->fk == GK_SWITCH && tt > ft) {
+		struct swinfo *s = &c->sw[r->fi];
+		s->up_GBps += b->links_each * r->gbps / 8.0;
+		if (!s->up_gbps || r->gbps < s->up_gbps)
+			s->up_gbps = r->gbps;
+		s->up_lag = s->up_lag || b->lag;
+	}
+	if (r->tk == GK_SWITCH && ft < tt && c->sw[r->ti].members > 0) {
+		struct swinfo *s = &c->sw[r->ti];
+		long total = group_members(c, r->fk, r->fi) * (long)b->links_each;
+		s->down_links += total;
+		s->down_GBps += (double)total * r->gbps / 8.0;
+		if (!s->down_gbps || r->gbps < s->down_gbps)
+			s->down_gbps = r->gbps;
+	}
+}
+
+/* Are two server groups the same hardware, as bytes: GPU (and GPUs per server), scale-up
+ * fabric, CPU, sockets and NICs? Equal bytes are equal strings and numbers, so it implies
+ * same_server (and is transitive: a run of them is one hardware); unequal bytes (a name
+ * shortened in place keeps bytes past its end) say nothing. Two comparisons of memory
+ * instead of four of strings, for the thousand alike groups of a design. */
+static bool same_server_bytes(const struct server_group *a, const struct server_group *b)
+{
+	const size_t from = offsetof(struct server_group, gpu),
+		     to = offsetof(struct server_group, scaleup) + sizeof a->scaleup;
+	_Static_assert(offsetof(struct server_group, gpu) < offsetof(struct server_group, scaleup),
+		       "same_server_bytes compares gpu .. scaleup as one block");
+	return a->cpu == b->cpu && a->sockets == b->sockets && a->nics.n == b->nics.n &&
+	       !memcmp((const char *)a + from, (const char *)b + from, to - from) &&
+	       (!a->nics.n || !memcmp(a->nics.v, b->nics.v, a->nics.n * sizeof(struct nic_spec)));
+}
+
+/* Do the compute NICs of a server group take out-of-order data (adaptive routing,
+ * spraying)? Every one the catalog knows must; none known: no. */
+static bool server_nic_ar(struct ctx *c, const struct server_group *s)
+{
+	size_t k;
+	bool any = false, ar = true;
+	for (k = 0; k < s->nics.n; k++) {
+		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
+		const struct cat_nic *cn = nic(c, ns->model);
+		if (ns->use != NIC_COMPUTE || !cn || ns->count <= 0)
+			continue;
+		any = true;
+		ar = ar && cn->adaptive_routing;
+	}
+	return any && ar;
+}
+
 static void resolve_bundles(struct ctx *c)
 {
 	const struct design *d = c->d;
@@ -285,11 +394,13 @@ static void resolve_bundles(struct ctx *c)
 	struct name_ref near_from = { NULL, GK_NONE, 0, 1 }, near_to = { NULL, GK_NONE, 0, 1 };
 	struct name_run runs[GK_SWITCH + 1];
 	int *last, *first;
+	const struct cat_switch *cs_prev = NULL;
 	char *at;
 	size_t bytes = (nb * sizeof *c->rb + 15) / 16 * 16 + (nb * sizeof *c->offset + 15) / 16 * 16 +
 		       (nsw * sizeof *c->sw + 15) / 16 * 16 + (nb * sizeof(int) + 15) / 16 * 16 +
 		       3 * ((nsw * sizeof(int) + 15) / 16 * 16) + 2 * ((nkey * sizeof(int) + 15) / 16 * 16) +
-		       4 * ((nsv * sizeof(int) + 15) / 16 * 16) + (nsw * sizeof(long) + 15) / 16 * 16;
+		       5 * ((nsv * sizeof(int) + 15) / 16 * 16) + (nsv * sizeof *c->srv_gpu + 15) / 16 * 16 +
+		       (nkey + 15) / 16 * 16 + (nsv * sizeof *c->srv_nic_ar + 15) / 16 * 16;
 	name_runs(d, runs);
 	c->scratch = at = scratch_room(bytes);
 	c->rb = carve(&at, nb, sizeof *c->rb);
@@ -304,11 +415,28 @@ static void resolve_bundles(struct ctx *c)
 	c->ng_of_server = carve(&at, nsv, sizeof(int));
 	c->srv_have = carve(&at, nsv, sizeof(int));
 	c->srv_slow = carve(&at, nsv, sizeof(int));
-	c->down_links = carve(&at, nsw, sizeof(long));
+	c->srv_class = carve(&at, nsv, sizeof(int));
+	c->srv_gpu = carve(&at, nsv, sizeof *c->srv_gpu);
+	c->srv_nic_ar = carve(&at, nsv, sizeof *c->srv_nic_ar);
+	c->side = carve(&at, nkey, sizeof *c->side);
 	c->from_first = first; /* a server group's key is its index */
 	for (i = 0; i < d->servers.n; i++) {
 		const struct server_group *g = DESIGN_SERVER(d, i);
 		int best = 0, have = 0, slow = 0;
+		c->ng_of_server[i] = -1;
+		if (i > 0 && same_server_bytes(DESIGN_SERVER(d, i - 1), g)) {
+			/* The hardware of the group before: its ports and GPU. */
+			c->srv_class[i] = c->srv_class[i - 1];
+			c->srv_gpu[i] = c->srv_gpu[i - 1];
+			c->srv_nic_ar[i] = c->srv_nic_ar[i - 1];
+			c->srv_speed[i] = c->srv_speed[i - 1];
+			c->srv_have[i] = c->srv_have[i - 1];
+			c->srv_slow[i] = c->srv_slow[i - 1];
+			continue;
+		}
+		c->srv_class[i] = (int)i;
+		c->srv_gpu[i] = gpu_part(c, g->gpu);
+		c->srv_nic_ar[i] = server_nic_ar(c, g);
 		for (k = 0; k < g->nics.n; k++) {
 			const struct nic_spec *n = &VEC_AT(g->nics, struct nic_spec, k);
 			const struct cat_nic *cn = nic(c, n->model);
@@ -323,11 +451,13 @@ static void resolve_bundles(struct ctx *c)
 		c->srv_speed[i] = best;
 		c->srv_have[i] = have;
 		c->srv_slow[i] = slow;
-		c->ng_of_server[i] = -1;
 	}
 	for (i = 0; i < d->switches.n; i++) {
 		const struct switch_group *g = DESIGN_SWITCH(d, i);
-		const struct cat_switch *cs = switch_part(c, g->model);
+		/* The part of the group before when the model is the same (a thousand
+		 * leaves of one model): its port speed too, when the breakout is the same. */
+		bool like = i > 0 && names_equal(g->model, DESIGN_SWITCH(d, i - 1)->model);
+		const struct cat_switch *cs = like ? cs_prev : switch_part(c, g->model);
 		c->sw[i] = (struct swinfo){
 			.members = g->count,
 			.tier = g->role + 1,
@@ -339,8 +469,11 @@ static void resolve_bundles(struct ctx *c)
 			.ar = cs && cs->adaptive_routing,
 			.sharp = cs && cs->sharp && cs->protocol == PROTO_INFINIBAND,
 		};
-		c->sw_speed[i] = switch_port_gbps(g, cs);
+		c->sw_speed[i] = like && g->breakout == DESIGN_SWITCH(d, i - 1)->breakout ? c->sw_speed[i - 1]
+											    : switch_port_gbps(g, cs);
+		cs_prev = cs;
 		c->sw_net[i] = (int)i;
+		c->side[d->servers.n + i] = (signed char)(cs ? cs->protocol == PROTO_INFINIBAND : -1);
 	}
 	for (i = 0; i < nkey; i++)
 		first[i] = last[i] = -1;
@@ -362,11 +495,14 @@ static void resolve_bundles(struct ctx *c)
 		a = end_gbps(c, r->fk, r->fi);
 		z = end_gbps(c, r->tk, r->ti);
 		r->gbps = b->speed_gbps ? b->speed_gbps : (a && z ? (a < z ? a : z) : (a ? a : z));
+		r->fkey = end_key(d, r->fk, r->fi);
+		r->tkey = end_key(d, r->tk, r->ti);
+		switch_links(c, b, r);
 		c->from_next[i] = -1;
 		c->offset[i] = 0;
 		if (r->wiring == WIRE_MESH)
 			c->nmesh++;
-		key = r->fk == GK_SERVER ? r->fi : r->fk == GK_SWITCH ? (int)d->servers.n + r->fi : -1;
+		key = r->fkey;
 		if (key < 0)
 			continue;
 		for (o = first[key]; o >= 0; o = c->from_next[o]) {
@@ -419,6 +555,7 @@ static void resolve_bundles(struct ctx *c)
 			/* A peer bundle joins both of its ends: L links between every pair. */
 			struct swinfo *o = &c->sw[r->ti];
 			long far = r->ti == r->fi ? s->members - 1 : o->members, near = s->members;
+			c->npeers++;
 			if (s->peer_bundle < 0)
 				s->peer_bundle = (int)i;
 			if (o->peer_bundle < 0)
@@ -774,7 +911,7 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 {
 	struct node_memo *m = &c->node;
 	if (m->s && m->gpus == g->gpus && m->spn == g->spn && m->wired == g->wired && m->port_gbps == g->port_gbps &&
-	    m->lag_ports == lag_ports && same_server(m->s, s)) {
+	    m->lag_ports == lag_ports && (m->cls == c->srv_class[g->server] || same_server(m->s, s))) {
 		g->nccl = m->nccl;
 		g->protocol = m->protocol;
 		g->ports = m->ports;
@@ -787,6 +924,7 @@ static void ngroup_nccl(struct ctx *c, struct topo_ngroup *g, const struct serve
 	}
 	ngroup_nccl_made(c, g, s, lag_ports);
 	m->s = s;
+	m->cls = c->srv_class[g->server];
 	m->gpus = g->gpus;
 	m->spn = g->spn;
 	m->wired = g->wired;
@@ -812,7 +950,7 @@ static void ngroup_nccl_made(struct ctx *c, struct topo_ngroup *g, const struct 
 	double slot_payload = 0, slot_nccl;
 	memset(n, 0, sizeof *n);
 	g->protocol = -1;
-	g->nic_ar = true;
+	g->nic_ar = c->srv_nic_ar[g->server];
 	g->nic_sharp = true;
 	for (k = 0; k < s->nics.n; k++) {
 		const struct nic_spec *ns = &VEC_AT(s->nics, struct nic_spec, k);
@@ -843,12 +981,11 @@ static void ngroup_nccl_made(struct ctx *c, struct topo_ngroup *g, const struct 
 		}
 		if (g->protocol < 0)
 			g->protocol = cn->protocol;
-		g->nic_ar = g->nic_ar && cn->adaptive_routing;
 		g->nic_sharp = g->nic_sharp && cn->sharp && cn->protocol == PROTO_INFINIBAND;
 	}
 	if (g->protocol < 0) {
 		g->protocol = PROTO_ETHERNET;
-		g->nic_ar = g->nic_sharp = false;
+		g->nic_sharp = false; /* (and nic_ar: server_nic_ar) */
 	}
 	g->ports = ports;
 	g->slot_GBps = slot_payload;
@@ -930,16 +1067,109 @@ static void level_from(struct topo_level *l, const struct lstate *s, long L)
 	l->switches = (int)(s->mw > 0 ? s->mw : 1);
 }
 
+/* Hashing at the uplinks of levels lo..hi-1: who chooses among them (fabric-physics.md
+ * section 1), with NICs that take out-of-order data or not (nic_ar). */
+static void plane_hashing(struct ctx *c, bool nic_ar, struct topo_plane *p, int lo, int hi)
+{
+	int lv, routing = c->d->fabric.routing;
+	for (lv = lo; lv < hi; lv++) {
+		struct topo_level *l = &p->level[lv];
+		const struct swinfo *s = &c->sw[l->sw];
+		bool ib = s->protocol == PROTO_INFINIBAND;
+		/* Per-packet path choice needs switches that route adaptively and NICs that place
+		 * out-of-order packets (adaptive); spraying (EFA SRD) is the NIC's own doing. */
+		bool adaptive = (routing == ROUTE_ADAPTIVE && s->ar && nic_ar) || (routing == ROUTE_SPRAY && nic_ar);
+		if (!l->uplinks) {
+			l->hash = HASH_NONE;
+			continue;
+		}
+		if (l->lag && !adaptive) {
+			l->hash = HASH_ECMP; /* ECMP over next hops, then the LAG's member hash: one uniform draw */
+			l->hash_links = l->uplinks;
+		} else if (l->lag) {
+			/* Adaptive across next hops, hashed across each LAG's members. */
+			long per = l->peer ? l->pair_links : 0;
+			const struct rbundle *ub = &c->rb[l->up_bundle];
+			long uppers = c->sw[ub->ti].members;
+			if (!per)
+				per = uppers > 0 && l->uplinks >= uppers ? l->uplinks / uppers : 1;
+			l->hash = per > 1 ? HASH_ECMP : HASH_FLUID;
+			l->hash_links = (int)per;
+		} else if (adaptive) {
+			l->hash = HASH_FLUID;
+			l->hash_links = l->uplinks;
+		} else if (ib) {
+			l->hash = HASH_IB_STATIC; /* the subnet manager's tables: one port per destination */
+			l->hash_links = l->uplinks;
+		} else {
+			l->hash = HASH_ECMP;
+			l->hash_links = l->uplinks;
+		}
+	}
+}
+
+/* One step of the shape hashes: v mixed into h. */
+static unsigned long long mix(unsigned long long h, unsigned long long v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+/* Two ints as one word of a hash. */
+static unsigned long long pair(int a, int b)
+{
+	return (unsigned long long)(unsigned)a | (unsigned long long)(unsigned)b << 32;
+}
+
+/* A hash of one level: the fields routing reads (ints two to a word). */
+static unsigned long long level_hash(const struct topo_level *lv)
+{
+	unsigned long long h = 0x84222325cbf29ce4ULL, bits;
+	memcpy(&bits, &lv->link_GBps, sizeof bits);
+	h = mix(h, pair(lv->sw, lv->order));
+	h = mix(h, (unsigned long long)lv->size);
+	h = mix(h, (unsigned long long)lv->shift);
+	h = mix(h, (unsigned long long)lv->modulus);
+	h = mix(h, (unsigned long long)lv->base);
+	h = mix(h, pair(lv->rail_mod, lv->rail_block));
+	h = mix(h, pair(lv->rails, lv->switches));
+	h = mix(h, pair(lv->uplinks, lv->hash << 1 | lv->peer)); /* (hash: an enum hash_kind) */
+	h = mix(h, pair(lv->hash_links, lv->pair_links));
+	return mix(h, bits);
+}
+
+/* A hash of levels from..nlevels-1 of a plane (its levels_hash from 0): each level's
+ * level_hash mixed in from the top down, so that the hash of a chain copied from above a
+ * level is kept with it (chain_memo.tail). */
+static unsigned long long levels_tail(const struct topo_plane *p, int from, int to, unsigned long long above)
+{
+	int lv;
+	for (lv = to - 1; lv >= from; lv--)
+		above = mix(above, level_hash(&p->level[lv]));
+	return above;
+}
+
+static const unsigned long long LEVELS_TOP = 0x6a09e667f3bcc909ULL; /* levels_tail above the top */
 /* Levels of a plane above its leaf group: level 1 from the servers' wiring, then one level
  * per up bundle until the top (or a peer bundle, which joins the top's switches to each
  * other, or to the switch group at its other end). */
-static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
+/* The same chain_key, field by field. */
+static bool chain_key_eq(const struct chain_key *a, const struct chain_key *b)
+{
+	return a->cur == b->cur && a->lv == b->lv && a->L == b->L && a->D == b->D && a->nic_ar == b->nic_ar &&
+	       a->st.X.size == b->st.X.size && a->st.X.shift == b->st.X.shift && a->st.X.modulus == b->st.X.modulus &&
+	       a->st.base == b->st.base && a->st.G == b->st.G && a->st.rail_mod == b->st.rail_mod &&
+	       a->st.rail_block == b->st.rail_block && a->st.mw == b->st.mw;
+}
+
+static void plane_levels(struct ctx *c, struct topo_plane *p, int bi, bool nic_ar)
 {
 	const struct rbundle *r = &c->rb[bi];
 	long n = c->sw[r->ti].members, D = c->sw[r->ti].positions, L = r->links;
 	struct lstate st;
 	struct chain_key keys[TOPO_MAX_LEVELS];
-	int cur = r->ti, lv, made = 0, skipped = 0;
+	unsigned long long tail[TOPO_MAX_LEVELS + 1];
+	int cur = r->ti, lv, made = 0, skipped = 0, copied = -1;
 	char path[32];
 	if (n < 1)
 		n = 1;
@@ -996,21 +1226,26 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 			skipped = 1;
 			goto make;
 		}
-		memset(key, 0, sizeof *key); /* compared whole */
 		key->cur = cur;
 		key->lv = lv;
 		key->L = L;
 		key->D = D;
 		key->st = st;
-		if (c->chain[lv].set && !memcmp(&c->chain[lv].key, key, sizeof *key)) {
+		key->nic_ar = nic_ar;
+		if (c->chain[lv].set && chain_key_eq(&c->chain[lv].key, key)) {
 			const struct chain_memo *m = &c->chain[lv];
-			memcpy(at, &m->level[lv], (size_t)(m->nlevels - lv) * sizeof *at);
+			int k;
+			for (k = lv; k < m->nlevels; k++) { /* (a level or two: copies of known size) */
+				p->level[k] = m->level[k];
+				tail[k] = m->tail[k];
+			}
 			p->nlevels = m->nlevels;
+			copied = lv;
 			break;
 		}
 		made = lv + 1;
 	make:
-		/* (p is cleared by build_ngroups: its levels are zero until made.) */
+		memset(at, 0, sizeof *at);
 		at->sw = cur;
 		at->order = 2 * c->sw[cur].tier;
 		at->up_bundle = -1;
@@ -1032,6 +1267,7 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 				lstate_one(&st, L, members);
 				/* One component of every switch group peer bundles join, named after the
 				 * least of them. */
+				memset(nx, 0, sizeof *nx);
 				nx->sw = s->peer_class;
 				nx->order = 2 * c->sw[cur].tier + 1;
 				nx->up_bundle = -1;
@@ -1063,52 +1299,26 @@ static void plane_levels(struct ctx *c, struct topo_plane *p, int bi)
 		lstate_norm(&st, D);
 		cur = c->rb[ub].ti;
 	}
+	/* The levels above the top are zero (build_ngroups left them to this). */
+	for (lv = p->nlevels; lv < TOPO_MAX_LEVELS; lv++)
+		memset(&p->level[lv], 0, sizeof p->level[lv]);
+	/* The levels made here hashed (those copied were with theirs), and their hashes from
+	 * the top down. */
+	if (copied < 0) {
+		copied = p->nlevels;
+		tail[copied] = LEVELS_TOP;
+	}
+	plane_hashing(c, nic_ar, p, 0, copied);
+	for (lv = copied - 1; lv >= 0; lv--)
+		tail[lv] = levels_tail(p, lv, lv + 1, tail[lv + 1]);
+	p->levels_hash = tail[0];
 	for (lv = skipped; lv < made; lv++) {
 		struct chain_memo *m = &c->chain[lv];
 		m->set = true;
 		m->key = keys[lv];
 		m->nlevels = p->nlevels;
 		memcpy(&m->level[lv], &p->level[lv], (size_t)(p->nlevels - lv) * sizeof *m->level);
-	}
-}
-
-/* Hashing at each level's uplinks: who chooses among them (fabric-physics.md section 1). */
-static void plane_hashing(struct ctx *c, const struct topo_ngroup *g, struct topo_plane *p)
-{
-	int lv, routing = c->d->fabric.routing;
-	for (lv = 0; lv < p->nlevels; lv++) {
-		struct topo_level *l = &p->level[lv];
-		const struct swinfo *s = &c->sw[l->sw];
-		bool ib = s->protocol == PROTO_INFINIBAND;
-		/* Per-packet path choice needs switches that route adaptively and NICs that place
-		 * out-of-order packets (adaptive); spraying (EFA SRD) is the NIC's own doing. */
-		bool adaptive = (routing == ROUTE_ADAPTIVE && s->ar && g->nic_ar) || (routing == ROUTE_SPRAY && g->nic_ar);
-		if (!l->uplinks) {
-			l->hash = HASH_NONE;
-			continue;
-		}
-		if (l->lag && !adaptive) {
-			l->hash = HASH_ECMP; /* ECMP over next hops, then the LAG's member hash: one uniform draw */
-			l->hash_links = l->uplinks;
-		} else if (l->lag) {
-			/* Adaptive across next hops, hashed across each LAG's members. */
-			long per = l->peer ? l->pair_links : 0;
-			const struct rbundle *ub = &c->rb[l->up_bundle];
-			long uppers = c->sw[ub->ti].members;
-			if (!per)
-				per = uppers > 0 && l->uplinks >= uppers ? l->uplinks / uppers : 1;
-			l->hash = per > 1 ? HASH_ECMP : HASH_FLUID;
-			l->hash_links = (int)per;
-		} else if (adaptive) {
-			l->hash = HASH_FLUID;
-			l->hash_links = l->uplinks;
-		} else if (ib) {
-			l->hash = HASH_IB_STATIC; /* the subnet manager's tables: one port per destination */
-			l->hash_links = l->uplinks;
-		} else {
-			l->hash = HASH_ECMP;
-			l->hash_links = l->uplinks;
-		}
+		memcpy(&m->tail[lv], &tail[lv], (size_t)(p->nlevels - lv) * sizeof *m->tail);
 	}
 }
 
@@ -1116,47 +1326,18 @@ static void plane_hashing(struct ctx *c, const struct topo_ngroup *g, struct top
 static unsigned long long ngroup_shape(const struct topo_ngroup *g)
 {
 	unsigned long long h = 0x84222325cbf29ce4ULL;
-	int p, l;
-	double dv;
-	unsigned long long bits;
-#define MIXIN(v) (h = (h ^ (unsigned long long)(v)) * 0x9e3779b97f4a7c15ULL, h ^= h >> 29)
-#define MIXD(v) (dv = (v), memcpy(&bits, &dv, sizeof bits), MIXIN(bits))
-	MIXIN(g->spn);
-	MIXIN(g->wired);
-	MIXIN(g->gpus);
-	MIXIN(g->nplanes);
+	int p;
+	h = mix(h, pair(g->spn, g->wired));
+	h = mix(h, pair(g->gpus, g->nplanes));
 	for (p = 0; p < g->nplanes; p++) {
 		const struct topo_plane *pl = &g->plane[p];
-		MIXIN(pl->kind);
-		MIXIN(pl->net);
-		MIXIN(pl->pos);
-		MIXIN(pl->leaf);
-		MIXIN(pl->links);
-		MIXIN(pl->gbps);
-		MIXIN(pl->mesh_peers);
-		MIXIN(pl->nlevels);
-		for (l = 0; l < pl->nlevels; l++) {
-			const struct topo_level *lv = &pl->level[l];
-			MIXIN(lv->sw);
-			MIXIN(lv->size);
-			MIXIN(lv->shift);
-			MIXIN(lv->modulus);
-			MIXIN(lv->base);
-			MIXIN(lv->order);
-			MIXIN(lv->rail_mod);
-			MIXIN(lv->rail_block);
-			MIXIN(lv->rails);
-			MIXIN(lv->switches);
-			MIXIN(lv->uplinks);
-			MIXIN(lv->hash);
-			MIXIN(lv->hash_links);
-			MIXIN(lv->pair_links);
-			MIXIN(lv->peer);
-			MIXD(lv->link_GBps);
-		}
+		h = mix(h, pair(pl->kind, pl->net));
+		h = mix(h, (unsigned long long)pl->pos);
+		h = mix(h, pair(pl->leaf, pl->links));
+		h = mix(h, pair(pl->gbps, pl->nlevels));
+		h = mix(h, (unsigned long long)pl->mesh_peers);
+		h = mix(h, pl->levels_hash);
 	}
-#undef MIXIN
-#undef MIXD
 	return h;
 }
 
@@ -1190,18 +1371,40 @@ static bool plane_before(const struct topo_plane *a, const struct topo_plane *b)
 static void sort_planes(const struct ctx *c, struct topo_ngroup *g)
 {
 	int i, k;
-	for (i = 0; i < g->nplanes; i++)
+	g->nswitch = 0;
+	for (i = 0; i < g->nplanes; i++) {
 		g->plane[i].net = g->plane[i].kind == PLANE_SWITCH ? c->sw_net[g->plane[i].leaf] : -1;
+		g->nswitch += g->plane[i].kind == PLANE_SWITCH;
+	}
 	for (i = 1; i < g->nplanes; i++)
 		for (k = i; k > 0 && plane_before(&g->plane[k], &g->plane[k - 1]); k--) {
 			struct topo_plane tmp = g->plane[k];
 			g->plane[k] = g->plane[k - 1];
 			g->plane[k - 1] = tmp;
 		}
-	g->nswitch = 0;
-	for (i = 0; i < g->nplanes; i++)
-		if (g->plane[i].kind == PLANE_SWITCH)
-			g->nswitch++;
+}
+
+/* A node group cleared but for its name and its NCCL node, which build_ngroups writes
+ * whole (two thirds of its bytes). */
+static void ngroup_clear(struct topo_ngroup *g)
+{
+	const size_t name_end = offsetof(struct topo_ngroup, name) + sizeof g->name,
+		     nccl = offsetof(struct topo_ngroup, nccl), nccl_end = nccl + sizeof g->nccl;
+	_Static_assert(offsetof(struct topo_ngroup, name) + sizeof((struct topo_ngroup *)0)->name <=
+			       offsetof(struct topo_ngroup, nccl),
+		       "ngroup_clear: the name comes before the NCCL node");
+	memset(g, 0, offsetof(struct topo_ngroup, name));
+	memset((char *)g + name_end, 0, nccl - name_end);
+	memset((char *)g + nccl_end, 0, sizeof *g - nccl_end);
+}
+
+/* A plane cleared but for its levels, which plane_levels clears as it makes them (and
+ * those past the top): at 1,000 groups, most of a plane's bytes. */
+static void plane_clear(struct topo_plane *p)
+{
+	const size_t levels = offsetof(struct topo_plane, level), levels_end = levels + sizeof p->level;
+	memset(p, 0, levels);
+	memset((char *)p + levels_end, 0, sizeof *p - levels_end);
 }
 
 static void build_ngroups(struct ctx *c)
@@ -1233,12 +1436,12 @@ static void build_ngroups(struct ctx *c)
 			continue;
 		}
 		g = &t->ng[t->nng];
-		memset(g, 0, sizeof *g);
+		ngroup_clear(g);
 		g->plane = t->planes + planes_used;
 		memcpy(g->name, s->name, sizeof g->name); /* same size, NUL-terminated: no printf per group */
 		g->name[sizeof g->name - 1] = '\0';
 		g->server = (int)i;
-		g->gpu = gpu_part(c, s->gpu);
+		g->gpu = c->srv_gpu[i];
 		g->domain = di;
 		g->spn = 1;
 		g->nodes = s->count;
@@ -1272,7 +1475,7 @@ static void build_ngroups(struct ctx *c)
 				continue;
 			}
 			p = &g->plane[g->nplanes++];
-			memset(p, 0, sizeof *p);
+			plane_clear(p);
 			p->bundle = (int)k;
 			p->links = r->links;
 			if (r->tk == GK_SERVER) {
@@ -1288,6 +1491,7 @@ static void build_ngroups(struct ctx *c)
 			if (!g->port_gbps || (r->gbps && r->gbps < g->port_gbps))
 				g->port_gbps = r->gbps;
 			if (r->tk == GK_SERVER) {
+				memset(p->level, 0, sizeof p->level);
 				p->kind = PLANE_MESH;
 				p->leaf = r->ti;
 				p->lag_size = 1;
@@ -1303,7 +1507,7 @@ static void build_ngroups(struct ctx *c)
 			p->kind = PLANE_SWITCH;
 			p->leaf = r->ti;
 			p->pos = c->offset[k];
-			plane_levels(c, p, (int)k);
+			plane_levels(c, p, (int)k, c->srv_nic_ar[i]);
 			if (p->lag && p->lag_size > 1)
 				lag_ports += p->links - p->links / p->lag_size;
 		}
@@ -1352,8 +1556,8 @@ static void build_ngroups(struct ctx *c)
 		planes_used += g->nplanes;
 		ngroup_nccl(c, g, s, lag_ports);
 		for (k = 0; k < (size_t)g->nplanes; k++)
-			if (g->plane[k].kind == PLANE_SWITCH)
-				plane_hashing(c, g, &g->plane[k]);
+			if (g->plane[k].kind == PLANE_MESH)
+				g->plane[k].levels_hash = levels_tail(&g->plane[k], 0, g->plane[k].nlevels, LEVELS_TOP);
 		g->shape = ngroup_shape(g);
 		if (!g->wired)
 			g->nccl.cards = 0;
@@ -1416,56 +1620,52 @@ void topo_place(const struct design *d, struct topo *t, int gpus)
 		t->ng[i].used = 0;
 		t->ng[i].last_gpus = 0;
 	}
-	for (i = 0; i < t->nplaced && left > 0; i++) {
-		struct topo_ngroup *g = &t->ng[t->order[i]];
-		long can = g->nodes * (long)g->gpus, take = left < can ? left : can;
-		if (take <= 0 || g->gpus <= 0)
-			continue;
-		g->first = t->nodes;
-		g->used = (take + g->gpus - 1) / g->gpus;
-		g->last_gpus = (int)(take - (g->used - 1) * g->gpus);
-		t->nodes += g->used;
-		left -= take;
-	}
-	/* A hash of everything the routing reads of the placed graph (route.c and fabric.c key
-	 * their caches on it): where each group is placed, and its shape (ngroup_shape). */
+	/* One pass over the placed groups: each takes its nodes (contiguous, in placement
+	 * order, while GPUs are left); the layout hashes everything the routing reads of the
+	 * placed graph (route.c and fabric.c key their caches on it): where each group is
+	 * placed, and its shape (ngroup_shape); heterogeneous: the job's node groups differ in
+	 * what NCCL sees; and the slowest and the smallest GPU. */
 	{
 		unsigned long long h = 1469598103934665603ULL;
-#define MIXIN(v) (h = (h ^ (unsigned long long)(v)) * 0x9e3779b97f4a7c15ULL, h ^= h >> 29)
-		MIXIN(t->nng);
-		MIXIN(t->nplaced);
-		MIXIN(t->routing);
-		MIXIN(t->qps);
-		for (i = 0; i < t->nplaced; i++) {
-			const struct topo_ngroup *g = &t->ng[t->order[i]];
-			MIXIN(t->order[i]);
-			MIXIN(g->first);
-			MIXIN(g->used);
-			MIXIN(g->shape);
-		}
-#undef MIXIN
-		t->layout = h;
-	}
-	/* Heterogeneous: the job's node groups differ in what NCCL sees. */
-	t->heterogeneous = false;
-	t->slow_gpu = t->small_gpu = NULL;
-	{
 		const struct topo_ngroup *a = NULL;
+		const struct cat_gpu *seen = NULL; /* the last GPU weighed: again, it changes nothing */
+		h = mix(h, (unsigned long long)t->nng);
+		h = mix(h, (unsigned long long)t->nplaced);
+		h = mix(h, (unsigned long long)t->routing);
+		h = mix(h, (unsigned long long)t->qps);
+		t->heterogeneous = false;
+		t->slow_gpu = t->small_gpu = NULL;
 		for (i = 0; i < t->nplaced; i++) {
-			const struct topo_ngroup *g = &t->ng[t->order[i]];
+			struct topo_ngroup *g = &t->ng[t->order[i]];
 			const struct cat_gpu *gpu = g->gpu;
+			long can = g->nodes * (long)g->gpus, take = left < can ? left : can;
+			if (left > 0 && take > 0 && g->gpus > 0) {
+				g->first = t->nodes;
+				g->used = (take + g->gpus - 1) / g->gpus;
+				g->last_gpus = (int)(take - (g->used - 1) * g->gpus);
+				t->nodes += g->used;
+				left -= take;
+			}
+			h = mix(h, (unsigned long long)t->order[i]);
+			h = mix(h, (unsigned long long)g->first);
+			h = mix(h, (unsigned long long)g->used);
+			h = mix(h, g->shape);
 			if (!g->used)
 				continue;
-			if (gpu && gpu->bf16_tflops > 0 && (!t->slow_gpu || gpu->bf16_tflops < t->slow_gpu->bf16_tflops))
-				t->slow_gpu = gpu;
-			if (gpu && gpu->memory_GB > 0 && (!t->small_gpu || gpu->memory_GB < t->small_gpu->memory_GB))
-				t->small_gpu = gpu;
+			if (gpu && gpu != seen) {
+				if (gpu->bf16_tflops > 0 && (!t->slow_gpu || gpu->bf16_tflops < t->slow_gpu->bf16_tflops))
+					t->slow_gpu = gpu;
+				if (gpu->memory_GB > 0 && (!t->small_gpu || gpu->memory_GB < t->small_gpu->memory_GB))
+					t->small_gpu = gpu;
+				seen = gpu;
+			}
 			if (!a)
 				a = g;
 			else if (g->gpus != a->gpus || g->nccl.sm != a->nccl.sm || g->nccl.nvl != a->nccl.nvl ||
 				 g->nccl.cards != a->nccl.cards || g->nccl.net_bw != a->nccl.net_bw || g->wired != a->wired)
 				t->heterogeneous = true;
 		}
+		t->layout = h;
 	}
 }
 
@@ -1762,7 +1962,8 @@ static void check_connected(const struct design *d, struct topo *t)
 		const struct topo_ngroup *g = &t->ng[used[i]];
 		const struct topo_plane *split = NULL;
 		long parts = 1, pp;
-		bool whole = g->used <= 1 || topo_mesh_pair(g, g, NULL) > 0;
+		/* (A mesh to itself is among its planes past the switch planes.) */
+		bool whole = g->used <= 1 || (g->nplanes > g->nswitch && topo_mesh_pair(g, g, NULL) > 0);
 		if (!g->nplanes) {
 			t->connected = false;
 			snprintf(t->disconnect, sizeof t->disconnect, "not connected: group '%s' has no bundle to the network",
@@ -1875,27 +2076,25 @@ static void protocols(struct ctx *c)
 	size_t i;
 	char path[32];
 	int routing = d->fabric.routing;
+	/* The network each end speaks (-1: not known): 1 InfiniBand, 0 Ethernet (RoCE and
+	 * plain Ethernet NICs both run on Ethernet switches, and so does EFA). Switches have
+	 * theirs from resolve_bundles; a server group speaks its node group's NICs'. */
+	for (i = 0; i < d->servers.n; i++) {
+		int k = c->ng_of_server[i];
+		c->side[i] = (signed char)(k >= 0 && c->t->ng[k].ports ? c->t->ng[k].protocol == PROTO_INFINIBAND : -1);
+	}
 	for (i = 0; i < d->bundles.n; i++) {
 		const struct rbundle *r = &c->rb[i];
-		int fp = -1, tp = -1;
+		int fs, ts;
 		if (r->merged)
 			continue;
-		if (r->fk == GK_SWITCH && c->sw[r->fi].known)
-			fp = c->sw[r->fi].protocol;
-		if (r->tk == GK_SWITCH && c->sw[r->ti].known)
-			tp = c->sw[r->ti].protocol;
-		if (r->fk == GK_SERVER && c->ng_of_server[r->fi] >= 0 && c->t->ng[c->ng_of_server[r->fi]].ports)
-			fp = c->t->ng[c->ng_of_server[r->fi]].protocol;
-		/* RoCE and plain Ethernet NICs both run on Ethernet switches. */
-		if (fp == PROTO_ROCE || fp == PROTO_EFA)
-			fp = PROTO_ETHERNET;
-		if (tp == PROTO_ROCE || tp == PROTO_EFA)
-			tp = PROTO_ETHERNET;
-		if (fp >= 0 && tp >= 0 && (fp == PROTO_INFINIBAND) != (tp == PROTO_INFINIBAND))
+		/* (A bundle's upper end speaks only when it is a switch group.) */
+		fs = r->fkey >= 0 ? c->side[r->fkey] : -1;
+		ts = fs >= 0 && r->tk == GK_SWITCH ? c->side[r->tkey] : -1;
+		if (fs >= 0 && ts >= 0 && fs != ts)
 			problem(c->t, NCF_ERROR, bpath((int)i, path),
 				"protocol mismatch: '%s' speaks %s, '%s' speaks %s", DESIGN_BUNDLE(d, i)->from,
-				fp == PROTO_INFINIBAND ? "InfiniBand" : "Ethernet", DESIGN_BUNDLE(d, i)->to,
-				tp == PROTO_INFINIBAND ? "InfiniBand" : "Ethernet");
+				fs ? "InfiniBand" : "Ethernet", DESIGN_BUNDLE(d, i)->to, ts ? "InfiniBand" : "Ethernet");
 		/* Spraying is the NIC's (SRD varies each packet's entropy over ECMP paths): only
 		 * adaptive routing needs switches that pick the egress (fabric-physics.md 1.6). */
 		if (routing == ROUTE_ADAPTIVE && r->tk == GK_SWITCH && c->sw[r->ti].known && !c->sw[r->ti].ar)
@@ -1913,13 +2112,13 @@ static void protocols(struct ctx *c)
 	}
 }
 
-/* Per switch group: what one switch's down and up links carry (the report's tiers). */
+/* Per switch group: what one switch's down and up links carry (the report's tiers), from
+ * the sums switch_links made. */
 static void switch_summary(struct ctx *c)
 {
 	const struct design *d = c->d;
 	size_t i;
 	struct topo *t = c->t;
-	long *down_links = c->down_links;
 	t->nsw = (int)d->switches.n;
 	t->sw = xmalloc((d->switches.n ? d->switches.n : 1) * sizeof *t->sw);
 	for (i = 0; i < d->switches.n; i++) {
@@ -1927,57 +2126,29 @@ static void switch_summary(struct ctx *c)
 		t->sw[i] = (struct topo_switch){
 			.members = w->members,
 			.tier = w->tier,
+			.down_GBps = w->down_GBps,
+			.up_GBps = w->up_GBps,
+			.down_gbps = w->down_gbps,
+			.up_gbps = w->up_gbps,
+			.lag = w->up_lag,
 			.protocol = w->protocol,
 			.ar = w->ar,
 			.known = w->known,
 			.peer_class = w->peer_class,
 			.sharp = w->sharp,
 		};
-		down_links[i] = 0;
-	}
-	for (i = 0; i < d->bundles.n; i++) {
-		const struct bundle *b = DESIGN_BUNDLE(d, i);
-		const struct rbundle *r = &c->rb[i];
-		int ft, tt;
-		if (r->fk == GK_NONE || r->tk == GK_NONE || r->fk == GK_DOMAIN || r->tk == GK_DOMAIN)
-			continue;
-		ft = sw_tier(c, r->fk, r->fi);
-		tt = sw_tier(c, r->tk, r->ti);
-		if (r->fk == GK_SWITCH && tt > ft) {
-			struct topo_switch *s = &t->sw[r->fi];
-			s->up_GBps += b->links_each * r->gbps / 8.0;
-			if (!s->up_gbps || r->gbps < s->up_gbps)
-				s->up_gbps = r->gbps;
-			s->lag = s->lag || b->lag;
-		}
-		if (r->tk == GK_SWITCH && ft < tt && c->sw[r->ti].members > 0) {
-			struct topo_switch *s = &t->sw[r->ti];
-			long total = group_members(c, r->fk, r->fi) * (long)b->links_each;
-			down_links[r->ti] += total;
-			s->down_GBps += (double)total * r->gbps / 8.0;
-			if (!s->down_gbps || r->gbps < s->down_gbps)
-				s->down_gbps = r->gbps;
-		}
-	}
-	/* One switch's downlinks: the busiest switch's share of all the links into the group
-	 * (the same however many bundles bring them), at their mean speed. */
-	for (i = 0; i < d->switches.n; i++) {
-		struct topo_switch *s = &t->sw[i];
-		if (down_links[i] > 0)
-			s->down_GBps = (double)((down_links[i] + s->members - 1) / s->members) * (s->down_GBps / down_links[i]);
+		/* One switch's downlinks: the busiest switch's share of all the links into the
+		 * group (the same however many bundles bring them), at their mean speed. */
+		if (w->down_links > 0)
+			t->sw[i].down_GBps = (double)((w->down_links + w->members - 1) / w->members) * (w->down_GBps / w->down_links);
 	}
 }
 
 /* The peer bundles, for the bisection's max-flow among the switches they join. */
 static void peer_list(struct ctx *c)
 {
-	size_t i, n = 0;
+	size_t i, n = (size_t)c->npeers;
 	struct topo *t = c->t;
-	for (i = 0; i < c->d->bundles.n; i++) {
-		const struct rbundle *r = &c->rb[i];
-		if (!r->merged && r->fk == GK_SWITCH && r->tk == GK_SWITCH && c->sw[r->ti].tier <= c->sw[r->fi].tier)
-			n++;
-	}
 	t->peers = xmalloc((n ? n : 1) * sizeof *t->peers);
 	for (i = 0; i < c->d->bundles.n && (size_t)t->npeers < n; i++) {
 		const struct rbundle *r = &c->rb[i];

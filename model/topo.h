@@ -98,6 +98,7 @@ struct topo_plane {
 	int nlevels;
 	struct topo_level level[TOPO_MAX_LEVELS];
 	long mesh_peers;         /* PLANE_MESH: members reached, links per pair = links */
+	unsigned long long levels_hash; /* a hash of its levels (ngroup_shape mixes it in) */
 };
 
 struct topo_ngroup {
