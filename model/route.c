@@ -777,19 +777,38 @@ static void acc_sweep(piece_fn fn, void *ctx)
  * make (the pieces of a thousand alike pods, each on its own leaf switch, come one after
  * another): the loads (bit for bit), the level's inputs to capacity() and `extra`, what
  * else the caller's question reads (all-to-all: the ports per node it spreads over). */
+/* What capacity() reads of a level: two levels of one make give the same capacity for the
+ * same flows and destinations (the piece and tree memos key on it). */
+struct level_make {
+	double link;
+	int switches, uplinks, hash, hash_links, pair_links;
+	bool peer;
+};
+
+static struct level_make level_make_of(const struct topo_level *l)
+{
+	struct level_make k = { l->link_GBps, l->switches, l->uplinks, l->hash, l->hash_links, l->pair_links, l->peer };
+	return k;
+}
+
+static bool level_make_is(const struct level_make *k, const struct topo_level *l)
+{
+	return k->link == l->link_GBps && k->switches == l->switches && k->uplinks == l->uplinks && k->hash == l->hash &&
+	       k->hash_links == l->hash_links && k->pair_links == l->pair_links && k->peer == l->peer;
+}
+
 struct piece_memo {
 	bool set;
-	double sum[4], link;
-	int switches, uplinks, hash, hash_links, pair_links, extra;
-	bool peer;
+	double sum[4];
+	struct level_make make;
+	int extra;
 	struct cap c;
 };
 
 static bool piece_memo_hit(const struct piece_memo *m, const double *sum, const struct topo_level *l, int extra)
 {
 	return memos_on && m->set && m->sum[0] == sum[0] && m->sum[1] == sum[1] && m->sum[2] == sum[2] && m->sum[3] == sum[3] &&
-	       m->link == l->link_GBps && m->switches == l->switches && m->uplinks == l->uplinks && m->hash == l->hash &&
-	       m->hash_links == l->hash_links && m->pair_links == l->pair_links && m->peer == l->peer && m->extra == extra;
+	       m->extra == extra && level_make_is(&m->make, l);
 }
 
 static void piece_memo_keep(struct piece_memo *m, const double *sum, const struct topo_level *l, int extra,
@@ -800,13 +819,7 @@ static void piece_memo_keep(struct piece_memo *m, const double *sum, const struc
 	m->extra = extra;
 	for (k = 0; k < 4; k++)
 		m->sum[k] = sum[k];
-	m->link = l->link_GBps;
-	m->switches = l->switches;
-	m->uplinks = l->uplinks;
-	m->hash = l->hash;
-	m->hash_links = l->hash_links;
-	m->pair_links = l->pair_links;
-	m->peer = l->peer;
+	m->make = level_make_of(l);
 	m->c = *c;
 }
 
@@ -2282,29 +2295,22 @@ static const struct tree_table *tree_table(const struct topo *t, const struct sp
  * was made for (the level's make, its destinations per edge, the queue pairs per edge). */
 #define TREE_MEMO_E 64
 struct tree_memo {
-	double link, qp_edge;
-	int switches, uplinks, hash, hash_links, pair_links, dests_edge;
-	bool peer, set;
-	uint64_t have;           /* bit E: c[E] and flows[E] made */
+	struct level_make make;
+	double qp_edge;
+	int dests_edge;
+	bool set;
+	uint64_t have;           /* bit E: c[E] made */
 	struct cap c[TREE_MEMO_E];
 };
 
 static bool tree_memo_for(struct tree_memo *m, const struct topo_level *l, int dests_edge, double qp_edge)
 {
-	if (m->set && m->link == l->link_GBps && m->qp_edge == qp_edge && m->switches == l->switches &&
-	    m->uplinks == l->uplinks && m->hash == l->hash && m->hash_links == l->hash_links &&
-	    m->pair_links == l->pair_links && m->dests_edge == dests_edge && m->peer == l->peer)
+	if (m->set && m->qp_edge == qp_edge && m->dests_edge == dests_edge && level_make_is(&m->make, l))
 		return true;
 	m->set = true;
-	m->link = l->link_GBps;
+	m->make = level_make_of(l);
 	m->qp_edge = qp_edge;
-	m->switches = l->switches;
-	m->uplinks = l->uplinks;
-	m->hash = l->hash;
-	m->hash_links = l->hash_links;
-	m->pair_links = l->pair_links;
 	m->dests_edge = dests_edge;
-	m->peer = l->peer;
 	m->have = 0;
 	return false;
 }

@@ -12,7 +12,6 @@
  * the shipped examples and test designs. The memos must be used (hits counted), so the check
  * is not vacuous. */
 #include <criterion/criterion.h>
-#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include "io/design_io.h"
@@ -229,29 +228,18 @@ Test(memo, alike_pods_route_the_same_with_and_without)
 	cr_assert_gt(hits, 10000, "the memos were used %ld times", hits);
 }
 
+static void same_file(const struct design *d, const struct catalog *cat, const char *path, void *arg)
+{
+	(void)arg;
+	same_with_and_without(d, cat, path, 1L << 40);
+}
+
 Test(memo, files_route_the_same_with_and_without)
 {
-	static const char *const patterns[] = { "share/examples/*.yaml", "tests/data/*.yaml", "tests/data/*/*.yaml" };
-	size_t p, i;
 	checked = hits = 0;
-	for (p = 0; p < sizeof patterns / sizeof *patterns; p++) {
-		glob_t g;
-		if (glob(patterns[p], 0, NULL, &g))
-			continue;
-		for (i = 0; i < g.gl_pathc; i++) {
-			struct design d;
-			struct catalog merged;
-			struct ncf_diag diag = { 0 };
-			if (design_load_file(g.gl_pathv[i], &shipped, &d, &diag)) {
-				design_catalog(&d, &shipped, &merged);
-				same_with_and_without(&d, &merged, g.gl_pathv[i], 1L << 40);
-				catalog_free(&merged);
-				design_free(&d);
-			}
-			diag_free(&diag);
-		}
-		globfree(&g);
-	}
+	shipped_each_design("share/examples/*.yaml", same_file, NULL);
+	shipped_each_design("tests/data/*.yaml", same_file, NULL);
+	shipped_each_design("tests/data/*/*.yaml", same_file, NULL);
 	cr_assert_gt(checked, 1000, "%ld evaluations", checked);
 	cr_assert_gt(hits, 100, "the memos were used %ld times", hits);
 }

@@ -4,7 +4,6 @@
  * designs drawn from fuzz bytes (tests/fuzz/model_gen.c), each for the world communicator
  * and strided, offset and split ones (DP and PP shapes). The two must agree exactly. */
 #include <criterion/criterion.h>
-#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include "io/design_io.h"
@@ -64,25 +63,15 @@ static void agree(const struct design *d, const struct catalog *cat, const char 
 	topo_free(&t);
 }
 
+static void agree_file(const struct design *d, const struct catalog *cat, const char *path, void *arg)
+{
+	(void)arg;
+	agree(d, cat, path);
+}
+
 static void agree_files(const char *pattern)
 {
-	glob_t g;
-	size_t i;
-	if (glob(pattern, 0, NULL, &g))
-		return;
-	for (i = 0; i < g.gl_pathc; i++) {
-		struct design d;
-		struct catalog merged;
-		struct ncf_diag diag = { 0 };
-		if (design_load_file(g.gl_pathv[i], &shipped, &d, &diag)) {
-			design_catalog(&d, &shipped, &merged);
-			agree(&d, &merged, g.gl_pathv[i]);
-			catalog_free(&merged);
-			design_free(&d);
-		}
-		diag_free(&diag);
-	}
-	globfree(&g);
+	shipped_each_design(pattern, agree_file, NULL);
 }
 
 Test(trees, by_runs_equals_node_by_node_on_files)

@@ -184,6 +184,36 @@ static double brute(const struct tree *t)
 }
 
 /* Top-of-rack: per = ceil(N / leaves) servers a leaf, in order. */
+/* n groups g0.. of one server each, of 4 x 400G (2 for every third with het). */
+static void add_one_server_groups(struct design *d, int n, bool het)
+{
+	char name[16];
+	int i;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "g%d", i);
+		add_servers(d, name, 1, "h100", 8, "cx7-400", het && i % 3 == 0 ? 2 : 4);
+	}
+}
+
+static void tor_sizes(struct tree *t, int servers, int leaves);
+
+/* servers of 4 x 400G top-of-rack on `leaves` leaves, each `lup` uplinks top-of-rack onto 4
+ * spines (leaves / 4 a pod), each spine `sup` uplinks to the core. */
+static void tor_pods(struct tree *t, int servers, int leaves, int lup, int sup)
+{
+	int i;
+	memset(t, 0, sizeof *t);
+	tor_sizes(t, servers, leaves);
+	t->w = 4 * 50.0;
+	t->npods = 4;
+	for (i = 0; i < t->nleaves; i++) {
+		t->U[i] = lup * 50.0;
+		t->pod[i] = i / (leaves / 4);
+	}
+	for (i = 0; i < 4; i++)
+		t->P[i] = sup * 50.0;
+}
+
 static void tor_sizes(struct tree *t, int servers, int leaves)
 {
 	int per = (servers + leaves - 1) / leaves, i;
@@ -347,19 +377,9 @@ Test(bisect, core_matches_brute_force)
 			for (n = 2; n <= 26; n += 3) {
 				struct design d;
 				struct tree t;
-				int i;
-				memset(&t, 0, sizeof t);
-				tor_sizes(&t, n, 8);
-				t.w = 4 * 50.0;
 				/* Leaves to spines top-of-rack: per = ceil(8 / 4) = 2 leaves a spine (the
 				 * leaves with no server still count in the wiring). */
-				t.npods = 4;
-				for (i = 0; i < t.nleaves; i++) {
-					t.U[i] = lups[a] * 50.0;
-					t.pod[i] = i / 2;
-				}
-				for (i = 0; i < 4; i++)
-					t.P[i] = sups[b] * 50.0;
+				tor_pods(&t, n, 8, lups[a], sups[b]);
 				core3(&d, n, lups[a], sups[b]);
 				cr_assert(close_rel(bis(&d).bisection_GBps, brute(&t), 1e-12), "lup %d sup %d, %d servers: %f vs %f",
 					  lups[a], sups[b], n, bis(&d).bisection_GBps, brute(&t));
@@ -382,17 +402,7 @@ Test(bisect, unequal_pods_match_brute_force)
 			for (n = 13; n <= 16; n++) {
 				struct design d;
 				struct tree t;
-				int i;
-				memset(&t, 0, sizeof t);
-				tor_sizes(&t, n, 16);
-				t.w = 4 * 50.0;
-				t.npods = 4;
-				for (i = 0; i < t.nleaves; i++) {
-					t.U[i] = lups[a] * 50.0;
-					t.pod[i] = i / 4;
-				}
-				for (i = 0; i < 4; i++)
-					t.P[i] = sups[b] * 50.0;
+				tor_pods(&t, n, 16, lups[a], sups[b]);
 				design_init(&d);
 				SETS(d.name, "pods");
 				add_servers(&d, "srv", n, "h100", 8, "cx7-400", 4);
@@ -763,10 +773,7 @@ Test(bisect, random_trees_match_every_split)
 		double want;
 		design_init(&d);
 		SETS(d.name, "random");
-		for (i = 0; i < n; i++) {
-			snprintf(name, sizeof name, "g%d", i);
-			add_servers(&d, name, 1, "h100", 8, "cx7-400", het && i % 3 == 0 ? 2 : 4);
-		}
+		add_one_server_groups(&d, n, het);
 		add_switches(&d, "leaf", ROLE_LEAF, leaves, "sw64x400");
 		if (spines)
 			add_switches(&d, "spine", ROLE_SPINE, spines, "sw64x400");
@@ -812,10 +819,7 @@ Test(bisect, own_leaf_groups_match_every_split)
 		double want;
 		design_init(&d);
 		SETS(d.name, "own");
-		for (i = 0; i < n; i++) {
-			snprintf(name, sizeof name, "g%d", i);
-			add_servers(&d, name, 1, "h100", 8, "cx7-400", het && i % 3 == 0 ? 2 : 4);
-		}
+		add_one_server_groups(&d, n, het);
 		add_switches(&d, "spine", ROLE_SPINE, spines, "sw64x400");
 		if (core)
 			add_switches(&d, "core", ROLE_CORE, 2, "sw64x400");
@@ -872,10 +876,7 @@ Test(bisect, alike_groups_interleaved_match_every_split)
 		double want;
 		design_init(&d);
 		SETS(d.name, "alike");
-		for (i = 0; i < n; i++) {
-			snprintf(name, sizeof name, "g%d", i);
-			add_servers(&d, name, 1, "h100", 8, "cx7-400", het && i % 3 == 0 ? 2 : 4);
-		}
+		add_one_server_groups(&d, n, het);
 		add_switches(&d, "sa", ROLE_SPINE, sa, "sw64x400");
 		add_switches(&d, "sb", ROLE_SPINE, sb, "sw64x400");
 		add_switches(&d, "core", ROLE_CORE, 2, "sw64x400");

@@ -104,6 +104,20 @@ static const struct topo_ngroup *group_named(const struct topo *t, const char *n
 	return NULL;
 }
 
+/* Group `name` of builds t and u (one design written two ways), each with one plane: the
+ * same plane, shape and NCCL node in both. Returns t's. */
+static const struct topo_ngroup *same_one_plane_group(const struct topo *t, const struct topo *u, const char *name)
+{
+	const struct topo_ngroup *g = group_named(t, name), *h = group_named(u, name);
+	cr_assert(g && h, "%s", name);
+	cr_assert_eq(g->nplanes, 1, "%s", name);
+	cr_assert_eq(h->nplanes, 1, "%s", name);
+	cr_expect(plane_equal(g->plane, h->plane), "%s: planes differ", name);
+	cr_expect_eq(g->shape, h->shape, "%s", name);
+	cr_expect_eq(memcmp(&g->nccl, &h->nccl, sizeof g->nccl), 0, "%s: NCCL nodes differ", name);
+	return g;
+}
+
 Test(topo_build, a_chain_copied_from_the_last_alike_pod_is_the_one_made_afresh)
 {
 	struct design d, e;
@@ -122,18 +136,11 @@ Test(topo_build, a_chain_copied_from_the_last_alike_pod_is_the_one_made_afresh)
 	cr_expect_str_eq(u.problems[0].path, "job");
 	for (i = 0; i < PODS; i++) {
 		char name[16];
-		const struct topo_ngroup *g, *h;
+		const struct topo_ngroup *g;
 		const struct topo_plane *p;
 		snprintf(name, sizeof name, "p%d", i);
-		g = group_named(&t, name);
-		h = group_named(&u, name);
-		cr_assert(g && h, "%s", name);
-		cr_assert_eq(g->nplanes, 1, "%s", name);
-		cr_assert_eq(h->nplanes, 1, "%s", name);
 		/* Same bundles, same positions: the same plane, whichever order built it. */
-		cr_expect(plane_equal(g->plane, h->plane), "%s: planes differ", name);
-		cr_expect_eq(g->shape, h->shape, "%s", name);
-		cr_expect_eq(memcmp(&g->nccl, &h->nccl, sizeof g->nccl), 0, "%s", name);
+		g = same_one_plane_group(&t, &u, name);
 		p = g->plane;
 		/* Bundle i (pod i to leaf i) reaches switch group l_i, design index 1 + i. */
 		cr_expect_eq(p->bundle, i, "%s", name);
@@ -317,14 +324,8 @@ Test(topo_build, alike_neighbours_share_what_they_have_in_common_and_nothing_els
 		const struct topo_ngroup *g, *h;
 		const struct topo_plane *p;
 		snprintf(name, sizeof name, "podgroup%02d", i);
-		g = group_named(&t, name);
+		g = same_one_plane_group(&t, &u, name);
 		h = group_named(&u, name);
-		cr_assert(g && h, "%s", name);
-		cr_assert_eq(g->nplanes, 1, "%s", name);
-		cr_assert_eq(h->nplanes, 1, "%s", name);
-		cr_expect(plane_equal(g->plane, h->plane), "%s: planes differ", name);
-		cr_expect_eq(memcmp(&g->nccl, &h->nccl, sizeof g->nccl), 0, "%s: NCCL nodes differ", name);
-		cr_expect_eq(g->shape, h->shape, "%s", name);
 		cr_expect_eq(g->gpu, h->gpu, "%s", name);
 		cr_expect_eq(g->ports, h->ports, "%s", name);
 		cr_expect_eq(g->wired, h->wired, "%s", name);
