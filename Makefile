@@ -302,8 +302,8 @@ validate: deps
 # --- packages -------------------------------------------------------------
 DEB_PKGS := libncurses-dev libyaml-dev libcjson-dev libcriterion-dev pkg-config tmux
 # What the tests read the exports back with (tests/check_exports.py): Python's YAML and
-# JSON Schema, and Graphviz.
-TEST_PKGS := python3 python3-yaml python3-jsonschema graphviz
+# JSON Schema, and Graphviz; ps (procps) for the tmux tests, which find the designer under its pane.
+TEST_PKGS := python3 python3-yaml python3-jsonschema graphviz procps
 test-deps:
 	@$(MAKE) --no-print-directory DEB_PKGS="$(DEB_PKGS) $(TEST_PKGS)" deps
 deps:
