@@ -17,6 +17,10 @@ TMP=$(mktemp -d)
 T() { tmux -L "$SOCK" "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
+# One server for the whole run: by default a tmux server exits with its last session, and a
+# new-session sent while it is going down fails ("server exited unexpectedly"; seen once in
+# 112 checks with the other core busy, when the next start followed a designer's exit).
+T start-server \; set-option -s exit-empty off
 
 # wait_for TEXT [SECONDS [SESSION]]: poll the pane until it shows TEXT (wrapped lines joined)
 wait_for() {
@@ -161,8 +165,8 @@ gone "q quits"
 # The built-in design's recovery file is under $XDG_STATE_HOME/ncfabric/. These sessions
 # stay after the program ends, so its last words and status can be read.
 start_keep() { start "$@"; T set-option -w -t ncf remain-on-exit on; }
-# end: kill the session and wait until the server has gone with it.
-end() { T kill-session -t ncf; i=0; while T list-sessions >/dev/null 2>&1 && [ $i -lt 60 ]; do sleep 0.05; i=$((i + 1)); done; }
+# end: kill the session and wait until it has gone.
+end() { T kill-session -t ncf; i=0; while T has-session -t ncf 2>/dev/null && [ $i -lt 60 ]; do sleep 0.05; i=$((i + 1)); done; }
 start_keep 200 30 "XDG_STATE_HOME=$TMP/state $BIN; echo rc=\$?"
 check "built-in design" "(built-in default)"
 T send-keys -t ncf "+"
